@@ -1,0 +1,39 @@
+#!/bin/sh
+# Install ssdwear's system dependencies with the machine's package manager.
+#   contrib/install-deps.sh          smartmontools (what ssdwear itself needs)
+#   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
+#                                    Prometheus's node_exporter and promtool
+# Runs the package manager through sudo when not root. Installs only what is missing.
+set -eu
+
+want="smartctl:smartmontools"
+if [ "${1:-}" = "--test" ]; then
+    want="$want qemu-system-x86_64:qemu-system-x86 busybox:busybox-static"
+    want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus"
+fi
+
+missing=""
+for pair in $want; do
+    cmd=${pair%%:*}
+    pkg=${pair#*:}
+    if ! command -v "$cmd" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$cmd" ] && [ ! -x "/sbin/$cmd" ]; then
+        missing="$missing $pkg"
+    fi
+done
+[ -n "$missing" ] || exit 0
+
+if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+echo "installing:$missing" >&2
+if command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq
+    # --no-install-recommends keeps the Prometheus server's web assets and the like out
+    # shellcheck disable=SC2086
+    $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+elif command -v dnf >/dev/null 2>&1; then
+    # shellcheck disable=SC2086
+    $sudo dnf install -y $(echo "$missing" | sed 's/qemu-system-x86/qemu-system-x86-core/; s/busybox-static/busybox/')
+else
+    echo "install these packages with your package manager:$missing" >&2
+    exit 1
+fi

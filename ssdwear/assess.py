@@ -1,0 +1,388 @@
+"""Turn one Snapshot (plus what the history store knows) into a DriveReport. Pure: no I/O, clock passed in.
+
+Decisions made here:
+- which lifetime-wear indicator to believe (the most trustworthy one), and when the others disagree;
+- whether Intel's timed-workload window is valid, not valid yet, or not trustworthy;
+- which projection to give: the timed workload when valid, else the lifetime average.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Optional
+
+from . import vendors, wear
+from .model import (
+    E2H_STEPS_PER_PERCENT,
+    NVME_DATA_UNIT_BYTES,
+    TIMER_SENTINELS,
+    DriveReport,
+    Health,
+    LastLook,
+    Projection,
+    ResetRecord,
+    Snapshot,
+    UsedSource,
+    Window,
+    Writes,
+)
+from .ratings import Rating, find_rating
+from .vendors import TRUST_DERIVED, UsedReading
+
+VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
+# E2h = 102400 (exactly 100 %) with E4h in the hundreds of millions of minutes is a pattern seen on
+# real S3510/S3520/S3610 and Dell OEM drives; neither value can be true.
+IMPOSSIBLE_E2H = 102400
+IMPOSSIBLE_E4H_MINUTES = 100_000_000
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the caller knows beyond the snapshot. Everything optional; `now` is the injected clock."""
+
+    now: Optional[datetime] = None
+    represents_minutes: Optional[float] = None  # --represents: real time the timed window stands for
+    ratings: Sequence[Rating] = ()
+    reset: Optional[ResetRecord] = None  # our own last reset of this drive's timer
+    last_look: Optional[LastLook] = None  # our previous reading of this drive
+    previous_serial: Optional[str] = None  # serial last seen behind the same device path
+
+
+def drive_kind(snap: Snapshot) -> str:
+    solid = snap.is_solid_state
+    if solid is True:
+        return "ssd"
+    if solid is False:
+        return "hdd"
+    if snap.interface == "ata" and vendors.used_readings(snap)[0]:
+        return "ssd"
+    return "unknown"
+
+
+def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
+    """Two lifetime indicators disagree when they differ by more than 10 points and 25 %."""
+    a, b = chosen.percent, other.percent
+    if chosen.at_least and other.at_least:
+        return False
+    if chosen.at_least:  # chosen says "a or more": only an exact other far below it disagrees
+        return b < a - 10 and not other.at_least
+    if other.at_least:
+        return a < b - 10
+    return abs(a - b) > max(10.0, 0.25 * max(a, b))
+
+
+def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
+    """The most trustworthy reading, and a warning for each other reading that disagrees with it."""
+    if not readings:
+        return None, []
+    ordered = sorted(readings, key=lambda r: r.trust)
+    chosen = ordered[0]
+    warnings = []
+    for other in ordered[1:]:
+        if disagreement(chosen, other):
+            warnings.append(
+                f"wear indicators disagree: {other.detail} means {_pct(other)} used, but "
+                f"{chosen.detail} means {_pct(chosen)}; reporting the latter (more trustworthy)")
+    return chosen, warnings
+
+
+def _pct(reading: UsedReading) -> str:
+    return f"{'≥ ' if reading.at_least else ''}{reading.percent:g} %"
+
+
+# ------------------------------------------------------------------------------------------------
+# Intel timed workload
+
+
+@dataclass(frozen=True)
+class TimedResult:
+    window: Window
+    lifetime: Optional[UsedReading]  # E2h as a lifetime indicator when the timer was never reset
+    warnings: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> Optional[TimedResult]:
+    """Read E2h/E3h/E4h on an Intel SSD that carries them; None for every other drive.
+
+    Attribute 226 on a drive that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is
+    never looked at here.
+    """
+    if not vendors.has_timed_workload(snap):
+        return None
+    e2 = _raw(snap, 226)
+    e3 = _raw(snap, 227)
+    e4 = _raw(snap, 228)
+    if e2 is None or e4 is None:
+        return None
+    warnings: list[str] = []
+    notes: list[str] = []
+    represents = ctx.represents_minutes
+
+    def pending(reason: str, valid_in: Optional[float]) -> TimedResult:
+        return TimedResult(Window(kind="timed-workload", valid=False, reason=reason, valid_in_minutes=valid_in,
+                                  represents_minutes=represents), None, tuple(warnings), tuple(notes))
+
+    def untrusted(reason: str) -> TimedResult:
+        return TimedResult(Window(kind="timed-workload", valid=False, reason=f"timer not trustworthy: {reason}",
+                                  minutes=float(e4), wear_steps=e2, represents_minutes=represents),
+                           None, tuple(warnings), tuple(notes))
+
+    if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
+        return pending(f"window not valid yet: the timer was reset and E2h-E4h read 65535 until "
+                       f"{VALID_AFTER_MINUTES} power-on minutes have passed; {_when_valid(ctx, 0)}", None)
+    if e4 < VALID_AFTER_MINUTES:
+        left = VALID_AFTER_MINUTES - e4
+        return pending(f"window not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
+                       f"{_when_valid(ctx, e4)}", float(left))
+
+    if e2 == IMPOSSIBLE_E2H and e4 >= IMPOSSIBLE_E4H_MINUTES:
+        return untrusted(f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / 525600:,.0f} years) "
+                         "is a pattern of broken firmware counters, not a measurement")
+    poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
+        else None
+    if poh_minutes is not None and e4 > poh_minutes + 60:
+        return untrusted(f"E4h = {e4:,} minutes exceeds the drive's power-on time "
+                         f"({poh_minutes:,.0f} minutes = {snap.power_on_hours:,.0f} h)")
+    wear_percent = e2 / E2H_STEPS_PER_PERCENT
+    if used is not None and not used.at_least:
+        slack = max(2.0, 0.05 * used.percent) + 1.0
+        if wear_percent > used.percent + slack:
+            return untrusted(f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
+                             f"{used.percent:g} % in the drive's whole life")
+
+    if ctx.reset is not None and ctx.now is not None:
+        since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
+        if e4 > since_reset + 60:
+            warnings.append(f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear "
+                            f"reset this drive's timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
+    last_e4 = ctx.last_look.e4h_minutes if ctx.last_look is not None else None
+    if ctx.last_look is not None and last_e4 is not None and last_e4 not in TIMER_SENTINELS and e4 < last_e4:
+        ours = ctx.reset is not None and ctx.reset.at > ctx.last_look.at
+        if not ours:
+            warnings.append(f"the timed-workload timer was reset by someone else: E4h went from "
+                            f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now")
+
+    lifetime = None
+    reason = None
+    if poh_minutes is not None and abs(e4 - poh_minutes) <= max(120.0, 0.01 * poh_minutes):
+        reason = "timer never reset: the window is the drive's whole life"
+        notes.append(reason)
+        lifetime = UsedReading("intel_e2h_since_manufacture", wear_percent, False,
+                               f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED)
+    host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)
+    window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
+                    wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
+    return TimedResult(window, lifetime, tuple(warnings), tuple(notes))
+
+
+def _when_valid(ctx: Context, minutes_so_far: int) -> str:
+    if ctx.reset is not None:
+        at = ctx.reset.at + timedelta(minutes=VALID_AFTER_MINUTES)
+        return (f"valid at about {_fmt(at)} if the drive stays powered on "
+                f"(ssdwear reset it at {_fmt(ctx.reset.at)})")
+    if minutes_so_far:
+        return f"valid in {VALID_AFTER_MINUTES - minutes_so_far} more power-on minutes"
+    return f"valid {VALID_AFTER_MINUTES} power-on minutes after the reset"
+
+
+def _fmt(when: datetime) -> str:
+    return when.strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
+    attr = snap.attr(attr_id)
+    return None if attr is None else attr.raw
+
+
+# ------------------------------------------------------------------------------------------------
+# Writes and health
+
+
+def writes(snap: Snapshot, ratings: Sequence[Rating] = ()) -> Writes:
+    sources: dict[str, str] = {}
+    host_w = host_r = nand_w = None
+    if snap.interface == "nvme" and snap.nvme is not None:
+        if snap.nvme.data_units_written is not None:
+            host_w = snap.nvme.data_units_written * NVME_DATA_UNIT_BYTES
+            sources["host_bytes_written"] = "NVMe 'Data Units Written' x 512,000 B"
+        if snap.nvme.data_units_read is not None:
+            host_r = snap.nvme.data_units_read * NVME_DATA_UNIT_BYTES
+            sources["host_bytes_read"] = "NVMe 'Data Units Read' x 512,000 B"
+    elif snap.interface == "scsi" and snap.scsi is not None:
+        host_w, host_r = snap.scsi.bytes_written, snap.scsi.bytes_read
+        if host_w is not None:
+            sources["host_bytes_written"] = "SCSI error counter log, write: gigabytes processed"
+        if host_r is not None:
+            sources["host_bytes_read"] = "SCSI error counter log, read: gigabytes processed"
+    elif snap.interface == "ata":
+        for name, count in (("host_bytes_written", vendors.ata_host_written(snap)),
+                            ("host_bytes_read", vendors.ata_host_read(snap)),
+                            ("nand_bytes_written", vendors.ata_nand_written(snap))):
+            if count is not None:
+                sources[name] = count.source
+                if name == "host_bytes_written":
+                    host_w = count.bytes
+                elif name == "host_bytes_read":
+                    host_r = count.bytes
+                else:
+                    nand_w = count.bytes
+    wa = round(nand_w / host_w, 2) if nand_w is not None and host_w else None
+    rating = find_rating(snap, ratings)
+    return Writes(
+        host_bytes_written=host_w, host_bytes_read=host_r, nand_bytes_written=nand_w, write_amplification=wa,
+        sources=sources,
+        rated_bytes=rating.bytes if rating else None,
+        rated_used_percent=round(host_w / rating.bytes * 100, 2) if rating and host_w is not None else None,
+        rating_source=rating.source if rating else None,
+    )
+
+
+def health(snap: Snapshot) -> Health:
+    nvme = snap.nvme
+    failing = tuple(f"{a.id} {a.name}" for a in snap.attributes.values() if a.when_failed == "FAILING_NOW")
+    media = None
+    if nvme is not None:
+        media = nvme.media_errors
+    elif snap.scsi is not None:
+        media = snap.scsi.uncorrected_errors
+    uncorrectable = _raw(snap, 187)
+    if uncorrectable is None:
+        uncorrectable = _raw(snap, 198)
+    return Health(
+        smart_passed=snap.smart_passed,
+        available_spare_percent=nvme.available_spare if nvme else None,
+        available_spare_threshold_percent=nvme.available_spare_threshold if nvme else None,
+        critical_warning=nvme.critical_warning if nvme else None,
+        media_errors=media,
+        reallocated_sectors=_raw(snap, 5) if snap.interface == "ata" else
+        (snap.scsi.grown_defects if snap.scsi else None),
+        pending_sectors=_raw(snap, 197) if snap.interface == "ata" else None,
+        uncorrectable_errors=uncorrectable if snap.interface == "ata" else None,
+        failing_attributes=failing,
+    )
+
+
+NVME_CRITICAL_WARNING_BITS = (
+    (0x01, "available spare below threshold"),
+    (0x02, "temperature out of range"),
+    (0x04, "NVM subsystem reliability degraded"),
+    (0x08, "media placed in read-only mode"),
+    (0x10, "volatile memory backup device failed"),
+    (0x20, "persistent memory region read-only"),
+)
+
+
+def health_warnings(h: Health) -> list[str]:
+    out = []
+    if h.smart_passed is False:
+        out.append("SMART overall-health self-assessment FAILED")
+    if h.critical_warning:
+        bits = [text for bit, text in NVME_CRITICAL_WARNING_BITS if h.critical_warning & bit]
+        out.append(f"NVMe critical warning 0x{h.critical_warning:02x}: {', '.join(bits) or 'unknown bits'}")
+    if (h.available_spare_percent is not None and h.available_spare_threshold_percent is not None
+            and h.available_spare_percent < h.available_spare_threshold_percent):
+        out.append(f"available spare {h.available_spare_percent} % is below its threshold "
+                   f"{h.available_spare_threshold_percent} %")
+    if h.failing_attributes:
+        out.append(f"attributes failing now: {', '.join(h.failing_attributes)}")
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# The report
+
+
+def lifetime_projection(used: UsedReading, hours: float) -> Optional[Projection]:
+    """The drive's lifetime average: used % over its power-on hours, resolution one indicator step."""
+    if hours <= 0 or used.at_least:  # a saturated indicator gives only a lower bound on the rate
+        return None
+    rate = wear.delta_rate(used.percent, 1.0, hours)
+    return wear.project(rate, used.percent, "lifetime-average",
+                        f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})")
+
+
+def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
+    """Everything ssdwear concludes about one drive from one reading."""
+    readings, notes = vendors.used_readings(snap)
+    warnings: list[str] = []
+    notes = list(notes)
+    chosen, disagree = choose_used(readings)
+
+    timed = timed_window(snap, chosen, ctx)
+    if timed is not None:
+        warnings.extend(timed.warnings)
+        notes.extend(timed.notes)
+        if timed.lifetime is not None:
+            readings.append(timed.lifetime)
+            chosen, disagree = choose_used(readings)
+    warnings.extend(disagree)
+
+    if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
+        warnings.append(f"drive swapped: {snap.device or snap.source} held serial {ctx.previous_serial} at the "
+                        f"last look and now holds {snap.serial}")
+    if not snap.power_on_hours_trusted:
+        warnings.append(f"power-on hours ({snap.power_on_hours:,.0f} h) are not plausible on this firmware; "
+                        "not used as a clock")
+    kind = drive_kind(snap)
+    if snap.smart_available is False:
+        notes.append("no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
+                     "controller's pass-through type with -d)")
+    elif kind == "hdd":
+        notes.append("HDD: no flash wear indicator; wear figures do not apply")
+    elif chosen is None and kind != "unknown":
+        notes.append("no lifetime wear indicator ssdwear can trust on this drive")
+    if chosen is not None and chosen.percent >= 100:
+        warnings.append(f"rated endurance used up: {_pct(chosen)} used ({chosen.source})")
+
+    h = health(snap)
+    warnings.extend(health_warnings(h))
+
+    projection = None
+    window = timed.window if timed is not None else None
+    if window is not None and window.valid and window.minutes and window.wear_steps is not None:
+        rate = wear.timed_workload_rate(window.wear_steps, window.minutes, ctx.represents_minutes)
+        stands = (f", standing for {window.represents_minutes:,.0f} minutes of real time"
+                  if window.represents_minutes else "")
+        projection = wear.project(rate, chosen.percent if chosen else None, "timed-workload",
+                                  f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} "
+                                  f"power-on minutes{stands}")
+    elif chosen is not None and snap.power_on_hours and snap.power_on_hours_trusted:
+        projection = lifetime_projection(chosen, snap.power_on_hours)
+
+    return DriveReport(
+        device=snap.device or snap.source,
+        model=snap.model,
+        serial=snap.serial,
+        wwn=snap.wwn,
+        firmware=snap.firmware,
+        interface=snap.interface,
+        kind=kind,
+        capacity_bytes=snap.capacity_bytes,
+        power_on_hours=snap.power_on_hours if snap.power_on_hours_trusted else None,
+        used_percent=chosen.percent if chosen else None,
+        used_at_least=chosen.at_least if chosen else False,
+        used_source=chosen.source if chosen else None,
+        used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in readings),
+        window=window,
+        projection=projection,
+        writes=writes(snap, ctx.ratings),
+        health=h,
+        warnings=tuple(dict.fromkeys(warnings)),
+        notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
+        source=snap.source,
+    )
+
+
+def failed(device: str, message: str) -> DriveReport:
+    """The report of a drive that could not be read."""
+    return DriveReport(device=device, error=message)
+
+
+def with_projection(report: DriveReport, window: Window, projection: Optional[Projection],
+                    readings: int, notes: Sequence[str] = (), warnings: Sequence[str] = ()) -> DriveReport:
+    """A report whose window/projection come from several readings (saved outputs or history)."""
+    return replace(report, window=window, projection=projection or report.projection, readings=readings,
+                   notes=report.notes + tuple(notes), warnings=report.warnings + tuple(warnings))

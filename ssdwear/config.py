@@ -1,0 +1,246 @@
+"""The configuration file (YAML): /etc/ssdwear/config.yaml, then the user's, then --config FILE.
+
+Later files override earlier ones key by key (thresholds per threshold; ratings are added in front).
+Every problem is reported as `FILE:LINE: KEY: what is wrong`, never as a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from .errors import ConfigError
+from .ratings import Rating
+from .units import parse_bytes, parse_duration_minutes
+
+
+@dataclass(frozen=True)
+class Threshold:
+    warning: Optional[float] = None
+    critical: Optional[float] = None
+
+
+# For years/spare, lower is worse; for percentages used, higher is worse.
+THRESHOLD_NAMES = {
+    "years_remaining": "lower is worse",
+    "used_percent": "higher is worse",
+    "spare_percent": "lower is worse",
+    "rated_used_percent": "higher is worse",
+}
+DEFAULT_THRESHOLDS = {
+    "years_remaining": Threshold(warning=2.0, critical=0.5),
+    "used_percent": Threshold(warning=80.0, critical=100.0),
+    "spare_percent": Threshold(warning=20.0, critical=10.0),
+    "rated_used_percent": Threshold(warning=80.0, critical=100.0),
+}
+
+
+@dataclass(frozen=True)
+class DeviceSpec:
+    device: str
+    type: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Config:
+    smartctl: Optional[str] = None
+    smartctl_timeout: float = 60.0
+    workers: int = 8
+    wake: bool = False
+    devices: tuple[DeviceSpec, ...] = ()
+    db: Optional[str] = None
+    textfile_dir: Optional[str] = None
+    history_window_minutes: float = 30 * 1440
+    represents_minutes: Optional[float] = None
+    thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
+    ratings: tuple[Rating, ...] = ()
+    files: tuple[str, ...] = ()  # the files that were read
+
+
+KNOWN_KEYS = ("smartctl", "smartctl_timeout", "workers", "wake", "devices", "db", "textfile_dir",
+              "history_window", "represents", "thresholds", "ratings")
+
+
+def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
+    """Read and merge the config files that exist; `required` (from --config) must exist."""
+    config = Config()
+    for path in paths:
+        if not path.exists():
+            if required is not None and path == required:
+                raise ConfigError(f"{path}: no such config file")
+            continue
+        config = _merge(config, path)
+    return config
+
+
+def _import_yaml() -> Any:
+    import yaml
+
+    return yaml
+
+
+def _merge(config: Config, path: Path) -> Config:
+    yaml = _import_yaml()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc})") from None
+    try:
+        node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{where}: not valid YAML: {problem}") from None
+    if node is None:
+        return config
+    reader = _Reader(path)
+    top = reader.mapping(node, "(top level)")
+    updates: dict[str, Any] = {"files": (*config.files, str(path))}
+    for key, (key_node, value) in top.items():
+        if key not in KNOWN_KEYS:
+            raise reader.error(key_node, key, f"unknown key; known keys: {', '.join(KNOWN_KEYS)}")
+        if key in ("smartctl", "db", "textfile_dir"):
+            updates[key] = reader.string(value, key)
+        elif key == "smartctl_timeout":
+            updates[key] = reader.number(value, key, minimum=0.1)
+        elif key == "workers":
+            updates[key] = int(reader.number(value, key, minimum=1, integer=True))
+        elif key == "wake":
+            updates[key] = reader.boolean(value, key)
+        elif key == "devices":
+            updates[key] = tuple(reader.device(item, f"devices[{i}]") for i, item in
+                                 enumerate(reader.sequence(value, key)))
+        elif key == "history_window":
+            updates["history_window_minutes"] = reader.convert(value, key, parse_duration_minutes)
+        elif key == "represents":
+            updates["represents_minutes"] = reader.convert(value, key, parse_duration_minutes)
+        elif key == "thresholds":
+            updates[key] = reader.thresholds(value, dict(config.thresholds))
+        elif key == "ratings":
+            new = tuple(reader.rating(item, f"ratings[{i}]") for i, item in enumerate(reader.sequence(value, key)))
+            updates[key] = new + config.ratings
+    return Config(**{**config.__dict__, **updates})
+
+
+class _Reader:
+    """Turns YAML nodes into checked values; every error names file, line and key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def error(self, node: Any, key: str, problem: str) -> ConfigError:
+        line = node.start_mark.line + 1 if node is not None else 0
+        return ConfigError(f"{self.path}:{line}: {key}: {problem}")
+
+    def _scalar(self, node: Any, key: str) -> Any:
+        yaml = _import_yaml()
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.error(node, key, "expected a single value")
+        try:
+            return yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+        except yaml.YAMLError as exc:
+            raise self.error(node, key, f"unreadable value: {exc}") from None
+
+    def mapping(self, node: Any, key: str) -> dict[str, tuple[Any, Any]]:
+        yaml = _import_yaml()
+        if not isinstance(node, yaml.MappingNode):
+            raise self.error(node, key, "expected a mapping (key: value lines)")
+        out: dict[str, tuple[Any, Any]] = {}
+        for key_node, value_node in node.value:
+            name = str(key_node.value)
+            if name in out:
+                raise self.error(key_node, name, "given twice")
+            out[name] = (key_node, value_node)
+        return out
+
+    def sequence(self, node: Any, key: str) -> list[Any]:
+        yaml = _import_yaml()
+        if not isinstance(node, yaml.SequenceNode):
+            raise self.error(node, key, "expected a list")
+        return list(node.value)
+
+    def string(self, node: Any, key: str) -> str:
+        value = self._scalar(node, key)
+        if value is None or isinstance(value, (bool, dict, list)) or str(value).strip() == "":
+            raise self.error(node, key, "expected a non-empty string")
+        return str(value)
+
+    def number(self, node: Any, key: str, minimum: float, integer: bool = False) -> float:
+        value = self._scalar(node, key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
+            raise self.error(node, key, f"expected {'a whole number' if integer else 'a number'}, got {value!r}")
+        if value < minimum:
+            raise self.error(node, key, f"must be at least {minimum:g}, got {value}")
+        return float(value)
+
+    def boolean(self, node: Any, key: str) -> bool:
+        value = self._scalar(node, key)
+        if not isinstance(value, bool):
+            raise self.error(node, key, f"expected true or false, got {value!r}")
+        return value
+
+    def convert(self, node: Any, key: str, fn: Callable[[Any], Any]) -> Any:
+        value = self._scalar(node, key)
+        try:
+            return fn(value)
+        except (ValueError, TypeError) as exc:
+            raise self.error(node, key, str(exc)) from None
+
+    def device(self, node: Any, key: str) -> DeviceSpec:
+        yaml = _import_yaml()
+        if isinstance(node, yaml.ScalarNode):
+            return DeviceSpec(self.string(node, key))
+        fields = self.mapping(node, key)
+        unknown = set(fields) - {"device", "type"}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise self.error(fields[name][0], f"{key}.{name}", "unknown key; use device and type")
+        if "device" not in fields:
+            raise self.error(node, key, "needs 'device' (e.g. /dev/sda or /dev/bus/0)")
+        dtype = self.string(fields["type"][1], f"{key}.type") if "type" in fields else None
+        return DeviceSpec(self.string(fields["device"][1], f"{key}.device"), dtype)
+
+    def thresholds(self, node: Any, current: dict[str, Threshold]) -> dict[str, Threshold]:
+        for name, (key_node, value) in self.mapping(node, "thresholds").items():
+            if name not in THRESHOLD_NAMES:
+                raise self.error(key_node, f"thresholds.{name}",
+                                 f"unknown threshold; known: {', '.join(THRESHOLD_NAMES)}")
+            levels = self.mapping(value, f"thresholds.{name}")
+            values = dict(current.get(name, Threshold()).__dict__)
+            for level, (level_key, level_value) in levels.items():
+                if level not in ("warning", "critical"):
+                    raise self.error(level_key, f"thresholds.{name}.{level}", "use warning and critical")
+                values[level] = self.number(level_value, f"thresholds.{name}.{level}", minimum=0)
+            current[name] = Threshold(**values)
+        return current
+
+    def rating(self, node: Any, key: str) -> Rating:
+        fields = self.mapping(node, key)
+        allowed = {"model", "serial", "tbw", "dwpd", "warranty_years", "note"}
+        for name, (key_node, _) in fields.items():
+            if name not in allowed:
+                raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
+        model = self.string(fields["model"][1], f"{key}.model") if "model" in fields else None
+        serial = self.string(fields["serial"][1], f"{key}.serial") if "serial" in fields else None
+        if not model and not serial:
+            raise self.error(node, key, "needs 'model' (a regular expression) or 'serial'")
+        if model:
+            import re
+
+            try:
+                re.compile(model)
+            except re.error as exc:
+                raise self.error(fields["model"][1], f"{key}.model", f"not a valid regular expression: {exc}") \
+                    from None
+        tbw = self.convert(fields["tbw"][1], f"{key}.tbw", parse_bytes) if "tbw" in fields else None
+        dwpd = self.number(fields["dwpd"][1], f"{key}.dwpd", minimum=0.01) if "dwpd" in fields else None
+        years = (self.number(fields["warranty_years"][1], f"{key}.warranty_years", minimum=0.1)
+                 if "warranty_years" in fields else None)
+        if tbw is None and (dwpd is None or years is None):
+            raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB) or both 'dwpd' and 'warranty_years'")
+        note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
+            f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years")
+        return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years)

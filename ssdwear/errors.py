@@ -1,0 +1,40 @@
+"""Domain errors. Each is raised deep in the core and turned into a one-line message in cli.py.
+
+The message (str(exc)) says what was wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class SsdwearError(Exception):
+    "Base class of every error ssdwear reports as a one-line message."
+
+
+class ParseError(SsdwearError):
+    "The input is not smartctl output ssdwear can read."
+
+
+class SmartctlNotFound(SsdwearError):
+    "No smartctl binary could be found or run."
+
+
+class DriveError(SsdwearError):
+    "One drive could not be read or commanded; the other drives are still handled."
+
+    def __init__(self, device: str, message: str, kind: str = "read") -> None:
+        super().__init__(f"{device}: {message}")
+        self.device = device
+        self.message = message
+        self.kind = kind  # 'read', 'timeout', 'permission', 'standby', 'missing', 'rejected', 'refused'
+
+
+class StoreError(SsdwearError):
+    "The history database cannot be used."
+
+
+class ConfigError(SsdwearError):
+    "The configuration file is invalid."
+
+
+class UsageError(SsdwearError):
+    "The command line asks for something that cannot be done."

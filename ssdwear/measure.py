@@ -1,0 +1,58 @@
+"""`ssdwear measure`: after the reset, poll the drives until their windows are valid, then report."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Callable, Optional
+
+from . import vendors
+from .assess import VALID_AFTER_MINUTES
+from .errors import DriveError
+from .model import TIMER_SENTINELS, DriveReport, Snapshot
+
+# Give up waiting this long after the requested time when a drive's window never becomes valid
+# (drive powered off, timer not counting): the report then says why.
+GRACE_MINUTES = 120
+
+
+def window_minutes(outcome: Any) -> Optional[int]:
+    if not isinstance(outcome, Snapshot) or not vendors.has_timed_workload(outcome):
+        return None
+    attr = outcome.attr(228)
+    if attr is None or attr.raw is None or attr.raw in TIMER_SENTINELS:
+        return None
+    return attr.raw
+
+
+def run_measure(session: Any, targets: Sequence[tuple[str, Optional[str]]], duration: float, poll: float,
+                sleep: Callable[[float], None], show_progress: bool) -> list[DriveReport]:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    started = session.clock()
+    outcomes: list[Any] = []
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[state]}"),
+                  TimeElapsedColumn(), console=Console(stderr=True), disable=not show_progress,
+                  transient=False) as progress:
+        tasks = {device: progress.add_task(device, total=duration, state="waiting") for device, _ in targets}
+        while True:
+            sleep(poll * 60)
+            outcomes = session.read(targets)
+            elapsed = (session.clock() - started).total_seconds() / 60
+            done = True
+            for (device, _), outcome in zip(targets, outcomes):
+                minutes = window_minutes(outcome)
+                if isinstance(outcome, DriveError):
+                    state = f"read failed: {outcome.message}"
+                elif minutes is None:
+                    state = "E4h 65535 (counting)"
+                    done = False
+                else:
+                    state = f"E4h {minutes} min"
+                    done = done and minutes >= VALID_AFTER_MINUTES
+                progress.update(tasks[device], completed=min(elapsed, duration), state=state)
+            if elapsed >= duration and done:
+                break
+            if elapsed >= duration + GRACE_MINUTES:
+                break
+    return list(session.assess(outcomes))

@@ -1,0 +1,270 @@
+"""The data that flows through ssdwear: smartctl output -> Snapshot -> DriveReport.
+
+Everything here is a frozen dataclass with no behaviour beyond small derived properties.
+Units are written into the field names or beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Optional
+
+# One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
+NVME_DATA_UNIT_BYTES = 512_000
+# Intel's timed-workload media wear counter (E2h) counts 1/1024 of one percent.
+E2H_STEPS_PER_PERCENT = 1024
+# Raw values Intel's timed-workload attributes hold until 60 power-on minutes after a reset.
+TIMER_SENTINELS = (0xFFFF, 0xFFFFFFFF)
+MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count a year
+
+
+@dataclass(frozen=True)
+class Attribute:
+    """One row of the ATA SMART attribute table."""
+
+    id: int
+    name: str  # smartctl's name; drive-database dependent, never used to decide meaning alone
+    value: Optional[int]  # normalized VALUE column (None when smartctl printed '---')
+    worst: Optional[int]
+    thresh: Optional[int]
+    raw: Optional[int]  # the raw value as a number: JSON raw.value, or the leading number of RAW_VALUE
+    raw_string: str  # RAW_VALUE exactly as printed (e.g. '23 (Min/Max 18/31)', '0x14610d501461')
+    when_failed: str = ""  # '', 'FAILING_NOW', 'In_the_past'
+    prefailure: bool = False
+
+
+@dataclass(frozen=True)
+class DevStat:
+    """One entry of the ATA Device Statistics log (GP log 04h)."""
+
+    page: int
+    offset: int
+    name: str
+    value: Optional[int]  # None when smartctl marked it not valid
+    valid: bool = True
+    normalized: bool = False
+
+
+# Device statistics we read, as (page, offset).
+DEVSTAT_POWER_ON_HOURS = (0x01, 0x010)
+DEVSTAT_LOGICAL_SECTORS_WRITTEN = (0x01, 0x018)
+DEVSTAT_LOGICAL_SECTORS_READ = (0x01, 0x028)
+DEVSTAT_PERCENT_USED = (0x07, 0x008)
+
+
+@dataclass(frozen=True)
+class NvmeHealth:
+    """The NVMe SMART/Health Information log page (log 02h)."""
+
+    critical_warning: Optional[int] = None  # bit field; bit 2 = reliability degraded
+    temperature_celsius: Optional[int] = None
+    available_spare: Optional[int] = None  # percent
+    available_spare_threshold: Optional[int] = None  # percent
+    percentage_used: Optional[int] = None  # vendor estimate; may exceed 100; saturates at 255
+    data_units_read: Optional[int] = None  # units of NVME_DATA_UNIT_BYTES, rounded up
+    data_units_written: Optional[int] = None  # units of NVME_DATA_UNIT_BYTES, rounded up
+    host_read_commands: Optional[int] = None
+    host_write_commands: Optional[int] = None
+    power_cycles: Optional[int] = None
+    power_on_hours: Optional[int] = None
+    unsafe_shutdowns: Optional[int] = None
+    media_errors: Optional[int] = None  # Media and Data Integrity Errors
+    error_log_entries: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class ScsiHealth:
+    """What a SCSI/SAS device reports that bears on wear."""
+
+    percentage_used: Optional[int] = None  # 'Percentage used endurance indicator', may reach 255
+    bytes_written: Optional[int] = None  # error counter log, write: bytes processed
+    bytes_read: Optional[int] = None
+    uncorrected_errors: Optional[int] = None  # read + write + verify total uncorrected errors
+    grown_defects: Optional[int] = None  # 'Elements in grown defect list'
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything one smartctl call told us about one drive, in one model for every format."""
+
+    source: str  # device path or file name the output came from
+    interface: str = "unknown"  # 'ata', 'nvme', 'scsi' or 'unknown'
+    device: Optional[str] = None  # device name smartctl printed or was given, e.g. /dev/sda
+    device_type: Optional[str] = None  # smartctl -d type, e.g. 'sat', 'nvme', 'megaraid,28'
+    model: Optional[str] = None
+    model_family: Optional[str] = None  # smartctl's drive-database family, when known
+    serial: Optional[str] = None  # None when absent or masked ('--', 'XXXX', 'REDACTED')
+    wwn: Optional[str] = None  # lower-case hex without spaces; None when absent or truncated
+    firmware: Optional[str] = None
+    capacity_bytes: Optional[int] = None
+    logical_sector_size: Optional[int] = None  # bytes
+    rotation_rate: Optional[int] = None  # 0 = solid state, > 0 = rpm, None = not reported
+    smartctl_version: Optional[str] = None
+    smart_available: Optional[bool] = None
+    smart_enabled: Optional[bool] = None
+    smart_passed: Optional[bool] = None  # overall-health self-assessment
+    power_on_hours: Optional[float] = None
+    power_on_hours_trusted: bool = True  # False for absurd h+m+s values (SandForce firmwares)
+    power_cycles: Optional[int] = None
+    local_time: Optional[datetime] = None  # when smartctl ran, if it printed a usable time
+    attributes: Mapping[int, Attribute] = field(default_factory=dict)
+    devstats: Mapping[tuple[int, int], DevStat] = field(default_factory=dict)
+    nvme: Optional[NvmeHealth] = None
+    scsi: Optional[ScsiHealth] = None
+    exit_status: Optional[int] = None  # smartctl's exit status, when known
+    messages: tuple[str, ...] = ()  # smartctl's own error/warning messages
+    parse_notes: tuple[str, ...] = ()  # what the parser noticed (odd values, missing sections)
+
+    def attr(self, attr_id: int) -> Optional[Attribute]:
+        return self.attributes.get(attr_id)
+
+    def devstat(self, key: tuple[int, int]) -> Optional[int]:
+        entry = self.devstats.get(key)
+        if entry is None or not entry.valid:
+            return None
+        return entry.value
+
+    @property
+    def has_data(self) -> bool:
+        """Whether smartctl told us anything about the drive at all (identity or SMART data)."""
+        return bool(self.attributes or self.devstats or self.nvme or self.scsi or self.model or self.serial)
+
+    @property
+    def is_solid_state(self) -> Optional[bool]:
+        if self.interface == "nvme":
+            return True
+        if self.rotation_rate is None:
+            return None
+        return self.rotation_rate == 0
+
+
+# ------------------------------------------------------------------------------------------------
+# Reports: what ssdwear concludes about one drive. The JSON output is produced from these.
+
+
+@dataclass(frozen=True)
+class UsedSource:
+    """One lifetime-wear indicator a drive offered, and what it said."""
+
+    source: str  # stable identifier, e.g. 'nvme_percentage_used', 'intel_233_media_wearout'
+    percent: float  # percent of rated endurance used
+    at_least: bool  # saturated indicator: the true value is this or more
+    detail: str  # what was read, e.g. "attribute 233 normalized 090"
+
+
+@dataclass(frozen=True)
+class Window:
+    """A measured wear window: Intel's timed workload (E2h/E3h/E4h) or two readings of one counter."""
+
+    kind: str  # 'timed-workload' or 'readings' (two or more saved outputs of one drive)
+    valid: bool
+    reason: Optional[str] = None  # why the window is not valid (yet), or how it was formed
+    minutes: Optional[float] = None  # E4h power-on minutes, or power-on minutes between readings
+    wear_percent: Optional[float] = None  # wear caused in the window, percent of rated endurance
+    wear_steps: Optional[int] = None  # raw E2h (1/1024 %) for the timed workload
+    host_reads_percent: Optional[float] = None  # E3h
+    represents_minutes: Optional[float] = None  # real time the window stands for (--represents)
+    valid_in_minutes: Optional[float] = None  # power-on minutes until the window becomes valid
+    counter: Optional[str] = None  # the counter a 'readings' window used
+
+
+@dataclass(frozen=True)
+class Projection:
+    percent_per_year: Optional[float]  # wear rate, percent of rated endurance per year
+    years_new_drive: Optional[float]  # 100 / rate: a new drive's life at this workload (Intel MAS figure)
+    years_remaining: Optional[float]  # (100 - used) / rate
+    years_low: Optional[float]  # range of the figure named by bounds_of, from counter resolution/scatter
+    years_high: Optional[float]  # None = unbounded (no wear seen yet): years_low is then a lower bound
+    bounds_of: str  # 'years_remaining' or 'years_new_drive'
+    method: str  # e.g. 'timed-workload', 'readings:nvme_percentage_used', 'history:host_bytes_written'
+    basis: str = ""  # one line saying what the figures rest on
+    years_new_drive_low: Optional[float] = None  # range of years_new_drive (high None = unbounded)
+    years_new_drive_high: Optional[float] = None
+
+
+@dataclass(frozen=True)
+class Writes:
+    host_bytes_written: Optional[int] = None
+    host_bytes_read: Optional[int] = None
+    nand_bytes_written: Optional[int] = None
+    write_amplification: Optional[float] = None  # NAND bytes / host bytes
+    sources: Mapping[str, str] = field(default_factory=dict)  # field -> how it was derived
+    rated_bytes: Optional[int] = None  # rated endurance (TBW) in bytes, when known
+    rated_used_percent: Optional[float] = None  # host_bytes_written / rated_bytes
+    rating_source: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Health:
+    smart_passed: Optional[bool] = None
+    available_spare_percent: Optional[int] = None
+    available_spare_threshold_percent: Optional[int] = None
+    critical_warning: Optional[int] = None
+    media_errors: Optional[int] = None  # NVMe media and data integrity errors / SCSI uncorrected errors
+    reallocated_sectors: Optional[int] = None  # ATA attribute 5 raw
+    pending_sectors: Optional[int] = None  # ATA attribute 197 raw
+    uncorrectable_errors: Optional[int] = None  # ATA attribute 187 / 198 raw
+    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now
+
+
+@dataclass(frozen=True)
+class DriveReport:
+    device: Optional[str]
+    model: Optional[str] = None
+    serial: Optional[str] = None
+    wwn: Optional[str] = None
+    firmware: Optional[str] = None
+    interface: str = "unknown"
+    kind: str = "unknown"  # 'ssd', 'hdd' or 'unknown'
+    capacity_bytes: Optional[int] = None
+    power_on_hours: Optional[float] = None
+    used_percent: Optional[float] = None
+    used_at_least: bool = False
+    used_source: Optional[str] = None
+    used_sources: tuple[UsedSource, ...] = ()
+    window: Optional[Window] = None
+    projection: Optional[Projection] = None
+    writes: Writes = field(default_factory=Writes)
+    health: Health = field(default_factory=Health)
+    warnings: tuple[str, ...] = ()  # something is wrong or doubtful: read these
+    notes: tuple[str, ...] = ()  # how the figures were reached (informational)
+    error: Optional[str] = None  # set when the drive could not be read; the other fields are then empty
+    source: Optional[str] = None  # file name or device path the reading came from
+    readings: int = 1  # how many readings (saved outputs or samples) the report rests on
+
+
+@dataclass(frozen=True)
+class ResetRecord:
+    """ssdwear's own reset of a drive's timed-workload timer (from the history store)."""
+
+    at: datetime  # wall-clock time of the reset (UTC)
+    device: Optional[str] = None
+    power_on_hours: Optional[float] = None  # the drive's power-on hours at the reset
+
+
+@dataclass(frozen=True)
+class LastLook:
+    """What ssdwear saw the previous time it read a drive (from the history store)."""
+
+    at: datetime
+    e4h_minutes: Optional[int] = None  # raw 228 then (None when absent or 65535)
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One stored reading of one drive: the counters history projections are fitted to."""
+
+    at: datetime  # wall-clock time of the reading (UTC)
+    power_on_hours: Optional[float] = None
+    used_percent: Optional[float] = None
+    used_source: Optional[str] = None
+    host_bytes_written: Optional[int] = None
+    host_bytes_read: Optional[int] = None
+    nand_bytes_written: Optional[int] = None
+    e2h: Optional[int] = None  # Intel timed workload raw values (None when absent)
+    e3h: Optional[int] = None
+    e4h: Optional[int] = None
+    available_spare: Optional[int] = None
+    media_errors: Optional[int] = None

@@ -1,0 +1,1283 @@
+"""Parse smartctl output (text or JSON) into a :class:`~ssdwear.model.Snapshot`.
+
+Two entry points:
+
+* :func:`parse_output` reads what one ``smartctl`` call printed (``-a``/``-x`` text of any version from 6.x to
+  7.5, Windows CRLF and Latin-1 captures included, or ``--json`` output) and returns one ``Snapshot``.
+* :func:`parse_scan` reads ``smartctl --scan-open`` (text or ``--json=c``) and returns
+  ``(device, -d type)`` pairs.
+
+Anything that is not smartctl output raises :class:`~ssdwear.errors.ParseError` with a one-line
+message; no other exception ever escapes. Only the standard library is imported, every regular
+expression is compiled once at import, and text is parsed in one pass over its lines.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import math
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any, Callable, Optional
+
+from .errors import ParseError
+from .model import (
+    DEVSTAT_POWER_ON_HOURS,
+    Attribute,
+    DevStat,
+    NvmeHealth,
+    ScsiHealth,
+    Snapshot,
+)
+
+__all__ = ["parse_output", "parse_scan"]
+
+# Power-on hours above this are not real (SandForce firmwares print e.g. 970208h+52m+55.300s).
+MAX_SANE_POWER_ON_HOURS = 200_000
+# Attribute 9 and Device Statistics 'Power-on Hours' may differ by this share before we distrust attribute 9.
+POWER_ON_HOURS_TOLERANCE = 0.10
+# ... and always by this many hours (counters tick at different moments on a young drive).
+POWER_ON_HOURS_SLACK = 2.0
+# Redaction placeholders seen in published captures (prometheus-community/smartctl_exporter's redact script).
+_PLACEHOLDER_TIME_T = 1234567890
+_PLACEHOLDER_WWN_ID = 1234567890
+_PLACEHOLDER_LU_IDS = frozenset({"1234567890abcdef", "0"})
+# smartctl never prints more than a handful of messages; keep a flood from garbage input bounded.
+_MAX_MESSAGES = 100
+# Numbers longer than this are garbage (and would trip Python's int-from-str digit limit).
+_MAX_DIGITS = 40
+
+_HINT_TEXT = "save the output of 'smartctl -x' or 'smartctl --json -x'"
+_HINT_JSON = "save the complete output of 'smartctl --json -x'"
+
+
+# --------------------------------------------------------------------------------------------------
+# Decoding
+
+
+def _latin1_fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: a byte that is not UTF-8 is read as Latin-1 (Windows captures use 0xA0 NBSP)."""
+    if isinstance(exc, UnicodeDecodeError):
+        return exc.object[exc.start : exc.end].decode("latin-1"), exc.end
+    raise exc
+
+
+_ERRORS_HANDLER = "ssdwear.latin1"
+codecs.register_error(_ERRORS_HANDLER, _latin1_fallback)
+
+
+def _decode(data: bytes | str) -> str:
+    text = data if isinstance(data, str) else bytes(data).decode("utf-8", errors=_ERRORS_HANDLER)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# --------------------------------------------------------------------------------------------------
+# Numbers
+
+# Thousands separators smartctl's locale-aware printing produces: ',', '.', apostrophes, U+202F, NBSP, space.
+_SEP_CHARS = ",.'’\u202f\u00a0 "
+_LEAD_NUM_RE = re.compile(r"[0-9]+(?:[,.'’\u202f\u00a0 ][0-9]+)*")
+_SEP_SPLIT_RE = re.compile(r"[,.'’\u202f\u00a0 ]")
+_LEAD_RAW_RE = re.compile(r"(0[xX][0-9a-fA-F]+|[0-9]+)")
+_HEX_RE = re.compile(r"0[xX]([0-9a-fA-F]+)")
+_GB_RE = re.compile(r"([0-9][0-9,.'’\u202f\u00a0]*)")
+
+
+def _grouped_int(text: str) -> Optional[int]:
+    """The leading integer of ``text``, whatever thousands separator it was printed with.
+
+    '2,603,733,369 [1.33 PB]' -> 2603733369, '5.809' -> 5809, '12 000 138 625 024 bytes' -> 12000138625024,
+    '18850 (8 107 0)' -> 18850, '9558 2344 9558' -> 9558 (groups after the first must have three digits).
+    """
+    m = _LEAD_NUM_RE.match(text.strip())
+    if m is None:
+        return None
+    parts = _SEP_SPLIT_RE.split(m.group())
+    digits = parts[0]
+    if len(parts) > 1 and len(digits) <= 3:
+        for part in parts[1:]:
+            if len(part) != 3:
+                break
+            digits += part
+    if len(digits) > _MAX_DIGITS:
+        return None
+    return int(digits)
+
+
+def _hex_or_int(text: str) -> Optional[int]:
+    """'0x04' -> 4, '12' -> 12, '1,356' -> 1356."""
+    s = text.strip()
+    m = _HEX_RE.match(s)
+    if m is not None:
+        if len(m.group(1)) > _MAX_DIGITS:
+            return None
+        return int(m.group(1), 16)
+    return _grouped_int(s)
+
+
+def _raw_int(text: str) -> Optional[int]:
+    """Leading number of an attribute RAW_VALUE: decimal, or hex when it starts with 0x (no separators)."""
+    m = _LEAD_RAW_RE.match(text.strip())
+    if m is None:
+        return None
+    token = m.group(1)
+    if len(token) > _MAX_DIGITS:
+        return None
+    if token[:2] in ("0x", "0X"):
+        return int(token[2:], 16)
+    return int(token)
+
+
+def _small_int(text: str) -> Optional[int]:
+    """VALUE/WORST/THRESH: '096' -> 96, '---' -> None."""
+    return int(text) if text.isdigit() and len(text) <= 3 else None
+
+
+def _gigabytes_to_bytes(value: str) -> Optional[int]:
+    """SCSI 'Gigabytes processed [10^9 bytes]': '10311,154', '27805.729', '0.016' -> bytes.
+
+    smartctl prints this with '%.3f' (the decimal mark follows the locale, no grouping), so the
+    last '.' or ',' is the decimal mark.
+    """
+    m = _GB_RE.match(value.strip())
+    if m is None:
+        return None
+    s = m.group(1).rstrip(_SEP_CHARS)
+    cut = max(s.rfind("."), s.rfind(","))
+    whole, frac = (s[:cut], s[cut + 1 :]) if cut >= 0 and len(s) - cut - 1 <= 3 else (s, "")
+    whole_digits = "".join(ch for ch in whole if "0" <= ch <= "9") or "0"
+    frac_digits = ("".join(ch for ch in frac if "0" <= ch <= "9") + "000")[:3]
+    if len(whole_digits) > _MAX_DIGITS:
+        return None
+    return int(whole_digits) * 1_000_000_000 + int(frac_digits) * 1_000_000
+
+
+# --------------------------------------------------------------------------------------------------
+# Identity helpers
+
+_MASKED_EXACT = frozenset({"", "-", "--", "---", "redacted", "[no information found]", "n/a", "none", "unknown"})
+_X_RUN_RE = re.compile(r"X{6,}")
+_ALL_MASK_RE = re.compile(r"[Xx*0\-_.]+")
+
+
+def _clean_id(value: Optional[str]) -> Optional[str]:
+    """Serial numbers (and redacted firmware strings): None when absent or masked."""
+    if value is None:
+        return None
+    v = value.strip()
+    if v.lower() in _MASKED_EXACT or _ALL_MASK_RE.fullmatch(v) or _X_RUN_RE.search(v):
+        return None
+    return v
+
+
+def _clean_str(value: object) -> Optional[str]:
+    if not isinstance(value, str):
+        return None
+    v = value.strip()
+    return v or None
+
+
+def _text_wwn(value: str) -> Optional[str]:
+    """'5 5cd2e4 04ba3c1f2' -> '55cd2e404ba3c1f2'; None when truncated ('5 001517 ...') or malformed."""
+    tokens = value.split()
+    if len(tokens) != 3:
+        return None
+    joined = "".join(tokens).lower()
+    if len(tokens[0]) != 1 or len(tokens[1]) != 6 or len(tokens[2]) != 9:
+        return None
+    if not all(c in "0123456789abcdef" for c in joined):
+        return None
+    return joined
+
+
+def _lu_id(value: str) -> Optional[str]:
+    """SCSI 'Logical Unit id: 0x5002538b1184df60' -> '5002538b1184df60'."""
+    v = value.strip().split()[0] if value.strip() else ""
+    if v[:2] in ("0x", "0X"):
+        v = v[2:]
+    v = v.lower()
+    if not v or len(v) > 32 or not all(c in "0123456789abcdef" for c in v):
+        return None
+    if v in _PLACEHOLDER_LU_IDS or set(v) == {"0"}:
+        return None
+    return v
+
+
+# --------------------------------------------------------------------------------------------------
+# Time
+
+_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+_MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, start=1)}
+_WEEKDAYS = {d: i for i, d in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))}
+_ASCTIME_RE = re.compile(
+    r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+([0-9]{1,2})\s+"
+    r"([0-9]{1,2}):([0-9]{2}):([0-9]{2})\s+([0-9]{4})(?:\s+(\S+))?\s*$"
+)
+_NUM_TZ_RE = re.compile(r"([+-])([0-9]{2}):?([0-9]{2})?")
+# Unambiguous zone abbreviations (minutes east of UTC).
+# CST, IST, AST and the Windows 'RTZ' names are ambiguous and deliberately absent.
+_TZ_MINUTES = {
+    "UTC": 0, "UT": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 120, "MET": 60,
+    "MEST": 120, "EET": 120, "EEST": 180, "MSK": 180, "SAMT": 240, "YEKT": 300, "OMST": 360, "KRAT": 420,
+    "IRKT": 480, "YAKT": 540, "VLAT": 600, "MAGT": 660, "PETT": 720, "EST": -300, "EDT": -240, "CDT": -300,
+    "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600, "JST": 540,
+    "KST": 540, "HKT": 480, "SGT": 480, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660,
+    "NZST": 720, "NZDT": 780, "WIB": 420, "ICT": 420, "PHT": 480, "SAST": 120, "CAT": 120, "EAT": 180,
+    "WAT": 60, "BRT": -180, "ART": -180, "UYT": -180, "NST": -210, "NDT": -150, "PKT": 300,
+}  # fmt: skip
+
+
+def _naive_asctime(text: str) -> Optional[tuple[datetime, Optional[str]]]:
+    m = _ASCTIME_RE.match(text.strip())
+    if m is None:
+        return None
+    wd, mon, day, hh, mm, ss, year, zone = m.groups()
+    try:
+        dt = datetime(int(year), _MONTHS[mon], int(day), int(hh), int(mm), int(ss))
+    except ValueError:
+        return None
+    if dt.weekday() != _WEEKDAYS[wd]:
+        return None
+    return dt, zone
+
+
+def _zone(zone: Optional[str]) -> Optional[timezone]:
+    if zone is None:
+        return None
+    minutes = _TZ_MINUTES.get(zone.upper())
+    if minutes is None:
+        m = _NUM_TZ_RE.fullmatch(zone)
+        if m is None:
+            return None
+        minutes = int(m.group(2)) * 60 + int(m.group(3) or 0)
+        if minutes >= 24 * 60:
+            return None
+        if m.group(1) == "-":
+            minutes = -minutes
+    return timezone(timedelta(minutes=minutes))
+
+
+def _parse_local_time(text: str, notes: list[str]) -> Optional[datetime]:
+    """'Wed Mar 16 10:11:12 2022 UTC' -> aware datetime; None when masked ('--', 'Sun May ... 2022 +07')."""
+    parsed = _naive_asctime(text)
+    if parsed is None:
+        return None
+    dt, zone = parsed
+    tz = _zone(zone)
+    if tz is None:
+        notes.append(f"local time {_one_line(text)!r}: time zone unknown or ambiguous; time not used")
+        return None
+    return dt.replace(tzinfo=tz)
+
+
+# --------------------------------------------------------------------------------------------------
+# Power-on hours
+
+_HMS_RE = re.compile(r"([0-9]{1,15})h(?:\+([0-9]{1,6})m)?(?:\+([0-9]{1,9}(?:\.[0-9]{0,9})?)s)?")
+
+
+def _attr9_hours(attr: Attribute) -> Optional[float]:
+    """Hours from attribute 9: '55419', '18850 (8 107 0)', '18924h+45m+31.870s', minute/second variants."""
+    m = _HMS_RE.match(attr.raw_string.strip())
+    if m is not None:
+        hours = float(m.group(1))
+        if m.group(2):
+            hours += int(m.group(2)) / 60
+        if m.group(3):
+            hours += float(m.group(3)) / 3600
+        return hours
+    if attr.raw is None:
+        return None
+    name = attr.name.lower()
+    if "half_min" in name:
+        return attr.raw / 120
+    if "minute" in name:
+        return attr.raw / 60
+    if "second" in name:
+        return attr.raw / 3600
+    return float(attr.raw)
+
+
+# --------------------------------------------------------------------------------------------------
+# The builder both parsers fill in
+
+
+class _Builder:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.interface = "unknown"
+        self.device: Optional[str] = None
+        self.device_type: Optional[str] = None
+        self.model: Optional[str] = None
+        self.model_family: Optional[str] = None
+        self.serial: Optional[str] = None
+        self.wwn: Optional[str] = None
+        self.firmware: Optional[str] = None
+        self.capacity_bytes: Optional[int] = None
+        self.logical_sector_size: Optional[int] = None
+        self.rotation_rate: Optional[int] = None
+        self.smartctl_version: Optional[str] = None
+        self.smart_available: Optional[bool] = None
+        self.smart_enabled: Optional[bool] = None
+        self.smart_passed: Optional[bool] = None
+        self.power_on_hours: Optional[float] = None
+        self.power_cycles: Optional[int] = None
+        self.local_time: Optional[datetime] = None
+        self.attributes: dict[int, Attribute] = {}
+        self.devstats: dict[tuple[int, int], DevStat] = {}
+        self.nvme: dict[str, int] = {}
+        self.scsi: dict[str, int] = {}
+        self.exit_status: Optional[int] = None
+        self.messages: list[str] = []
+        self._seen_messages: set[str] = set()
+        self._messages_dropped = False
+        self.notes: list[str] = []
+
+    def add_message(self, text: str) -> None:
+        msg = _one_line(text)
+        if not msg or msg in self._seen_messages:
+            return
+        self._seen_messages.add(msg)
+        if len(self.messages) < _MAX_MESSAGES:
+            self.messages.append(msg)
+        elif not self._messages_dropped:
+            self._messages_dropped = True
+            self.notes.append(f"more than {_MAX_MESSAGES} smartctl messages; the rest were dropped")
+
+    def build(self, device: Optional[str], device_type: Optional[str]) -> Snapshot:
+        trusted = True
+        poh = self.power_on_hours
+        ds = self.devstats.get(DEVSTAT_POWER_ON_HOURS)
+        ds_hours = ds.value if ds is not None and ds.valid and ds.value is not None and ds.value >= 0 else None
+        if poh is not None and (poh < 0 or poh > MAX_SANE_POWER_ON_HOURS):
+            trusted = False
+            self.notes.append(
+                f"power-on hours {poh:.0f} are not plausible (firmware counter format?); "
+                + ("using Device Statistics Power-on Hours" if ds_hours is not None else "value kept, not trusted")
+            )
+        elif (
+            poh is not None
+            and ds_hours is not None
+            and abs(poh - ds_hours) > max(POWER_ON_HOURS_TOLERANCE * ds_hours, POWER_ON_HOURS_SLACK)
+        ):
+            trusted = False
+            self.notes.append(
+                f"power-on hours {poh:.0f} disagree with Device Statistics Power-on Hours {ds_hours}; "
+                "using Device Statistics"
+            )
+        if not trusted and ds_hours is not None:
+            poh = float(ds_hours)
+        if poh is None and ds_hours is not None:
+            poh = float(ds_hours)
+
+        nvme = None
+        if self.nvme:
+            nvme = NvmeHealth(
+                critical_warning=self.nvme.get("critical_warning"),
+                temperature_celsius=self.nvme.get("temperature_celsius"),
+                available_spare=self.nvme.get("available_spare"),
+                available_spare_threshold=self.nvme.get("available_spare_threshold"),
+                percentage_used=self.nvme.get("percentage_used"),
+                data_units_read=self.nvme.get("data_units_read"),
+                data_units_written=self.nvme.get("data_units_written"),
+                host_read_commands=self.nvme.get("host_read_commands"),
+                host_write_commands=self.nvme.get("host_write_commands"),
+                power_cycles=self.nvme.get("power_cycles"),
+                power_on_hours=self.nvme.get("power_on_hours"),
+                unsafe_shutdowns=self.nvme.get("unsafe_shutdowns"),
+                media_errors=self.nvme.get("media_errors"),
+                error_log_entries=self.nvme.get("error_log_entries"),
+            )
+        scsi = None
+        if self.interface == "scsi":
+            scsi = ScsiHealth(
+                percentage_used=self.scsi.get("percentage_used"),
+                bytes_written=self.scsi.get("bytes_written"),
+                bytes_read=self.scsi.get("bytes_read"),
+                uncorrected_errors=self.scsi.get("uncorrected_errors"),
+                grown_defects=self.scsi.get("grown_defects"),
+            )
+        rotation = self.rotation_rate
+        if self.interface == "nvme" and rotation is None:
+            rotation = 0
+        return Snapshot(
+            source=self.source,
+            interface=self.interface,
+            device=device if device is not None else self.device,
+            device_type=device_type if device_type is not None else self.device_type,
+            model=self.model,
+            model_family=self.model_family,
+            serial=self.serial,
+            wwn=self.wwn,
+            firmware=self.firmware,
+            capacity_bytes=self.capacity_bytes,
+            logical_sector_size=self.logical_sector_size,
+            rotation_rate=rotation,
+            smartctl_version=self.smartctl_version,
+            smart_available=self.smart_available,
+            smart_enabled=self.smart_enabled,
+            smart_passed=self.smart_passed,
+            power_on_hours=poh,
+            power_on_hours_trusted=trusted,
+            power_cycles=self.power_cycles,
+            local_time=self.local_time,
+            attributes=self.attributes,
+            devstats=self.devstats,
+            nvme=nvme,
+            scsi=scsi,
+            exit_status=self.exit_status,
+            messages=tuple(self.messages),
+            parse_notes=tuple(self.notes),
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+# Text
+
+
+_BANNER_RE = re.compile(r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9A-Za-z.+-]*)\s+(?:[0-9]{4}-|\[|r[0-9])")
+# `-x` brief format: ID# ATTRIBUTE_NAME FLAGS VALUE WORST THRESH FAIL RAW_VALUE
+_ATTR_BRIEF_RE = re.compile(
+    r"([0-9]{1,3})\s+(\S+)\s+([A-Za-z-]{6})\+?\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+"
+    r"(-|NOW|Past|now|past)\s+(\S.*)"
+)
+# `-a` / `-f old`: ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE
+_ATTR_OLD_RE = re.compile(
+    r"([0-9]{1,3})\s+(\S+)\s+0x[0-9a-fA-F]{4}\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+"
+    r"(Pre-fail|Old_age)\s+(Always|Offline)\s+(\S+)\s+(\S.*)"
+)
+_DEVSTAT_RE = re.compile(r"0x([0-9a-fA-F]{2})\s+0x([0-9a-fA-F]{3})\s+[0-9]+\s+(-?[0-9]+|-)\s+([A-Z-]{3,4})\s+(\S.*)")
+_POWER_ON_TIME_RE = re.compile(
+    r"Accumulated power on time, hours:minutes\s+([0-9][0-9,.'’\u202f\u00a0]*):([0-9]{1,2})(?![0-9])"
+)
+_ERRLOG_ROW_RE = re.compile(r"(read|write|verify):\s*(.*)")
+# Split table columns on ASCII blanks only: U+202F and NBSP are thousands separators, not column gaps.
+_ASCII_WS_RE = re.compile(r"[ \t]+")
+_NAMESPACE_KEY_RE = re.compile(r"namespace [0-9]+ (size/capacity|formatted lba size)")
+_MESSAGE_RE = re.compile(
+    r"(?:Smartctl open device: .*"
+    r"|Smartctl: .*"
+    r"|Device is in .* mode.*"
+    r"|=+> .*"
+    r"|Read Device Identity failed.*"
+    r"|A mandatory SMART command failed.*"
+    r"|SMART support is:\s*Unavailable.*"
+    r"|SMART Disabled\..*"
+    r"|SMART Status not supported.*"
+    r"|SMART Status command failed.*"
+    r"|Warning: .*"
+    r"|Read \S.* failed.*"
+    r"|Please specify device type.*"
+    r"|/dev/\S+: (?:Unknown|Unable|Unsupported|Device).*"
+    r"|Terminate command early.*"
+    r"|No such device.*"
+    r"|Permission denied.*"
+    r"|Device open changed type.*"
+    r")"
+)
+
+# Error lines only smartctl prints: enough to recognise its output even without the banner.
+_SMARTCTL_ERROR_PREFIXES = (
+    "Smartctl open device:",
+    "Smartctl: ",
+    "Device is in ",
+    "=======> ",
+    "Read Device Identity failed",
+    "A mandatory SMART command failed",
+)
+_FAIL_TEXT = {
+    "-": "",
+    "NOW": "FAILING_NOW",
+    "now": "FAILING_NOW",
+    "Past": "In_the_past",
+    "past": "In_the_past",
+}
+
+_MODE_NONE = 0
+_MODE_ATTR = 1
+_MODE_DEVSTAT = 2
+_MODE_NVME = 3
+_MODE_ERRLOG = 4
+
+# NVMe SMART/Health log lines: key (lower case, single spaces) -> NvmeHealth field.
+_NVME_KEYS = {
+    "critical warning": "critical_warning",
+    "temperature": "temperature_celsius",
+    "available spare": "available_spare",
+    "available spare threshold": "available_spare_threshold",
+    "percentage used": "percentage_used",
+    "data units read": "data_units_read",
+    "data units written": "data_units_written",
+    "host read commands": "host_read_commands",
+    "host write commands": "host_write_commands",
+    "power cycles": "power_cycles",
+    "power on hours": "power_on_hours",
+    "unsafe shutdowns": "unsafe_shutdowns",
+    "media and data integrity errors": "media_errors",
+    "error information log entries": "error_log_entries",
+}
+_NVME_CORE = ("percentage_used", "data_units_written", "power_on_hours", "available_spare")
+
+
+class _TextParser:
+    def __init__(self, b: _Builder) -> None:
+        self.b = b
+        self.mode = _MODE_NONE
+        self.banner = False
+        self.sections = 0
+        self.info_section = False
+        self.data_section = False
+        self.attr_header = False
+        self.attr_legend = False
+        self.devstat_header = False
+        self.devstat_legend = False
+        self.last_line_mode = _MODE_NONE  # table the last non-blank line arrived in (truncation check)
+        self.nvme_block = False
+        self.errlog = False
+        self.smartctl_error = False  # a line only smartctl prints ('Smartctl open device: ... failed')
+        self.model_number = False
+        self.device_model = False
+        self.scsi_marker = False
+        self.vendor: Optional[str] = None
+        self.product: Optional[str] = None
+        self.total_nvm_capacity: Optional[int] = None
+        self.namespace_capacity: Optional[int] = None
+        self.user_capacity: Optional[int] = None
+        self.poh_scsi: Optional[float] = None
+        self.scsi_gb: dict[str, int] = {}
+        self.scsi_unc: dict[str, int] = {}
+        self.handlers: dict[str, Callable[[str], None]] = {
+            "model family": self._model_family,
+            "device model": self._device_model,
+            "model number": self._model_number,
+            "vendor": self._vendor,
+            "product": self._product,
+            "revision": self._firmware,
+            "firmware version": self._firmware,
+            "serial number": self._serial,
+            "lu wwn device id": self._wwn,
+            "logical unit id": self._logical_unit_id,
+            "user capacity": self._user_capacity,
+            "total nvm capacity": self._total_nvm_capacity,
+            "sector size": self._sector_size,
+            "sector sizes": self._sector_size,
+            "logical block size": self._sector_size,
+            "formatted lba size": self._sector_size,
+            "rotation rate": self._rotation_rate,
+            "local time is": self._local_time,
+            "smart support is": self._smart_support,
+            "smart overall-health self-assessment test result": self._ata_health,
+            "smart health status": self._scsi_health,
+            "percentage used endurance indicator": self._scsi_percentage,
+            "elements in grown defect list": self._grown_defects,
+            "transport protocol": self._scsi_marker,
+            "physical block size": self._scsi_marker,
+        }
+
+    # -- identity --------------------------------------------------------------------------------
+    def _model_family(self, v: str) -> None:
+        if self.b.model_family is None:
+            self.b.model_family = v.strip() or None
+
+    def _device_model(self, v: str) -> None:
+        self.device_model = True
+        if self.b.model is None:
+            self.b.model = v.strip() or None
+
+    def _model_number(self, v: str) -> None:
+        self.model_number = True
+        if self.b.model is None:
+            self.b.model = v.strip() or None
+
+    def _vendor(self, v: str) -> None:
+        self.scsi_marker = True
+        if self.vendor is None:
+            self.vendor = v.strip()
+
+    def _product(self, v: str) -> None:
+        self.scsi_marker = True
+        if self.product is None:
+            self.product = v.strip()
+
+    def _firmware(self, v: str) -> None:
+        if self.b.firmware is None:
+            self.b.firmware = _clean_id(v)
+
+    def _serial(self, v: str) -> None:
+        if self.b.serial is None:
+            self.b.serial = _clean_id(v)
+
+    def _wwn(self, v: str) -> None:
+        if self.b.wwn is None:
+            self.b.wwn = _text_wwn(v)
+
+    def _logical_unit_id(self, v: str) -> None:
+        self.scsi_marker = True
+        if self.b.wwn is None:
+            self.b.wwn = _lu_id(v)
+
+    def _user_capacity(self, v: str) -> None:
+        if self.user_capacity is None:
+            self.user_capacity = _grouped_int(v)
+
+    def _total_nvm_capacity(self, v: str) -> None:
+        if self.total_nvm_capacity is None:
+            self.total_nvm_capacity = _grouped_int(v)
+
+    def _sector_size(self, v: str) -> None:
+        if self.b.logical_sector_size is None:
+            self.b.logical_sector_size = _grouped_int(v)
+
+    def _rotation_rate(self, v: str) -> None:
+        if self.b.rotation_rate is not None:
+            return
+        if "solid state" in v.lower():
+            self.b.rotation_rate = 0
+        else:
+            self.b.rotation_rate = _grouped_int(v)
+
+    def _local_time(self, v: str) -> None:
+        if self.b.local_time is None:
+            self.b.local_time = _parse_local_time(v, self.b.notes)
+
+    def _smart_support(self, v: str) -> None:
+        word = v.strip().split(" ", 1)[0].lower() if v.strip() else ""
+        if word == "available":
+            self.b.smart_available = True
+        elif word == "unavailable":
+            self.b.smart_available = False
+        elif word == "enabled":
+            self.b.smart_enabled = True
+        elif word == "disabled":
+            self.b.smart_enabled = False
+
+    def _ata_health(self, v: str) -> None:
+        word = v.strip().upper()
+        if word.startswith("PASSED"):
+            self.b.smart_passed = True
+        elif word.startswith("FAILED"):
+            self.b.smart_passed = False
+
+    def _scsi_health(self, v: str) -> None:
+        self.scsi_marker = True
+        word = v.strip()
+        if word:
+            self.b.smart_passed = word.upper() == "OK"
+
+    def _scsi_percentage(self, v: str) -> None:
+        self.scsi_marker = True
+        n = _grouped_int(v)
+        if n is not None:
+            self.b.scsi.setdefault("percentage_used", n)
+
+    def _grown_defects(self, v: str) -> None:
+        n = _grouped_int(v)
+        if n is not None:
+            self.b.scsi.setdefault("grown_defects", n)
+
+    def _scsi_marker(self, v: str) -> None:
+        self.scsi_marker = True
+
+    # -- tables ----------------------------------------------------------------------------------
+    def _attr_row(self, s: str) -> bool:
+        m = _ATTR_BRIEF_RE.fullmatch(s)
+        if m is not None:
+            aid, name, flags, value, worst, thresh, fail, raw = m.groups()
+            prefail = flags[0] == "P"
+            when_failed = _FAIL_TEXT.get(fail, "")
+        else:
+            m = _ATTR_OLD_RE.fullmatch(s)
+            if m is None:
+                return False
+            aid, name, value, worst, thresh, kind, _updated, fail, raw = m.groups()
+            prefail = kind == "Pre-fail"
+            when_failed = "" if fail == "-" else fail
+        attr_id = int(aid)
+        if not 0 < attr_id < 256:
+            return False
+        raw = raw.rstrip()
+        if attr_id not in self.b.attributes:
+            self.b.attributes[attr_id] = Attribute(
+                id=attr_id,
+                name=name,
+                value=_small_int(value),
+                worst=_small_int(worst),
+                thresh=_small_int(thresh),
+                raw=_raw_int(raw),
+                raw_string=raw,
+                when_failed=when_failed,
+                prefailure=prefail,
+            )
+        return True
+
+    def _devstat_row(self, s: str) -> bool:
+        m = _DEVSTAT_RE.fullmatch(s)
+        if m is None:
+            return False
+        page_s, offset_s, value_s, flags, name = m.groups()
+        page, offset = int(page_s, 16), int(offset_s, 16)
+        valid = value_s != "-" and len(value_s) <= _MAX_DIGITS
+        key = (page, offset)
+        if key not in self.b.devstats:
+            self.b.devstats[key] = DevStat(
+                page=page,
+                offset=offset,
+                name=name.strip(),
+                value=int(value_s) if valid else None,
+                valid=valid,
+                normalized="N" in flags,
+            )
+        return True
+
+    def _errlog_row(self, s: str) -> bool:
+        m = _ERRLOG_ROW_RE.fullmatch(s)
+        if m is None:
+            return False
+        kind, rest = m.groups()
+        tokens = [t for t in _ASCII_WS_RE.split(rest.strip()) if t]
+        if len(tokens) >= 2:
+            gb = _gigabytes_to_bytes(tokens[-2])
+            unc = _grouped_int(tokens[-1]) if tokens[-1].isdigit() else None
+            if gb is not None:
+                self.scsi_gb.setdefault(kind, gb)
+            if unc is not None:
+                self.scsi_unc.setdefault(kind, unc)
+        return True
+
+    # -- main loop -------------------------------------------------------------------------------
+    def feed(self, lines: list[str]) -> None:
+        b = self.b
+        handlers = self.handlers
+        for line in lines:
+            s = line.strip()
+            if not s:
+                # a blank line ends a table, except in Device Statistics (smartctl 7.1+ separates pages)
+                if self.mode != _MODE_DEVSTAT:
+                    self.mode = _MODE_NONE
+                self.last_line_mode = _MODE_NONE
+                continue
+            mode = self.last_line_mode = self.mode
+            if mode == _MODE_ATTR:
+                if self._attr_row(s):
+                    continue
+                if s[0] == "|":
+                    self.attr_legend = True
+                    continue
+                self.mode = _MODE_NONE
+            elif mode == _MODE_DEVSTAT:
+                if self._devstat_row(s):
+                    continue
+                if s[0] == "|":
+                    self.devstat_legend = True
+                    continue
+                if s.startswith("Page") or "=====" in s:
+                    continue
+                self.mode = _MODE_NONE
+            elif mode == _MODE_ERRLOG:
+                if self._errlog_row(s):
+                    continue
+                if ":" not in s:
+                    continue  # the three header lines of the table
+                self.mode = _MODE_NONE
+
+            first = s[0]
+            if first == "=":
+                if s.startswith("=== START OF"):
+                    self.sections += 1
+                    upper = s.upper()
+                    if "INFORMATION SECTION" in upper:
+                        self.info_section = True
+                    elif "SMART DATA SECTION" in upper:
+                        self.data_section = True
+                    continue
+            elif first == "I" and s.startswith("ID#") and "ATTRIBUTE_NAME" in s:
+                self.mode = _MODE_ATTR
+                self.attr_header = True
+                self.sections += 1
+                continue
+            elif first == "D" and s.startswith("Device Statistics ("):
+                self.mode = _MODE_DEVSTAT
+                self.devstat_header = True
+                self.sections += 1
+                continue
+            elif first == "S" and s.startswith("SMART/Health Information"):
+                self.mode = _MODE_NVME
+                self.nvme_block = True
+                self.sections += 1
+                continue
+            elif first == "s" and not self.banner:
+                bm = _BANNER_RE.match(s)
+                if bm is not None:
+                    self.banner = True
+                    b.smartctl_version = bm.group(1)
+                    continue
+            elif first == "E" and s.lower().startswith("error counter log"):
+                self.mode = _MODE_ERRLOG
+                self.errlog = True
+                self.sections += 1
+                continue
+            elif first == "A" and s.startswith("Accumulated power on time"):
+                pm = _POWER_ON_TIME_RE.match(s)
+                if pm is not None and self.poh_scsi is None:
+                    hours = _grouped_int(pm.group(1))
+                    if hours is not None:
+                        self.poh_scsi = hours + int(pm.group(2)) / 60
+                continue
+
+            if _MESSAGE_RE.match(s) is not None:
+                b.add_message(s)
+                if s.startswith(_SMARTCTL_ERROR_PREFIXES):
+                    self.smartctl_error = True
+                if not s.startswith("SMART support is"):
+                    continue
+
+            key, sep, value = s.partition(":")
+            if not sep:
+                continue
+            k = " ".join(key.split()).lower()
+            handler = handlers.get(k)
+            if handler is not None:
+                handler(value)
+                continue
+            field = _NVME_KEYS.get(k)
+            if field is not None:
+                n = _hex_or_int(value)
+                if n is not None and field not in b.nvme:
+                    b.nvme[field] = n
+                continue
+            nm = _NAMESPACE_KEY_RE.fullmatch(k)
+            if nm is not None:
+                if nm.group(1) == "size/capacity":
+                    if self.namespace_capacity is None:
+                        self.namespace_capacity = _grouped_int(value)
+                elif b.logical_sector_size is None:
+                    b.logical_sector_size = _grouped_int(value)
+
+    def finish(self) -> None:
+        b = self.b
+        if self.nvme_block or self.model_number:
+            b.interface = "nvme"
+        elif self.device_model or b.attributes:
+            b.interface = "ata"
+        elif self.scsi_marker or self.errlog:
+            b.interface = "scsi"
+        elif b.nvme:
+            b.interface = "nvme"
+
+        if b.interface == "scsi":
+            if self.vendor or self.product:
+                b.model = " ".join(p for p in (self.vendor, self.product) if p) or None
+            if "read" in self.scsi_gb:
+                b.scsi["bytes_read"] = self.scsi_gb["read"]
+            if "write" in self.scsi_gb:
+                b.scsi["bytes_written"] = self.scsi_gb["write"]
+            if self.scsi_unc:
+                b.scsi["uncorrected_errors"] = sum(self.scsi_unc.values())
+        if b.interface != "nvme" and b.interface != "unknown":
+            b.nvme.clear()
+
+        b.capacity_bytes = self.user_capacity or self.total_nvm_capacity or self.namespace_capacity
+
+        # power-on hours and cycles
+        a9 = b.attributes.get(9)
+        if b.interface == "ata" and a9 is not None:
+            b.power_on_hours = _attr9_hours(a9)
+        elif b.interface == "nvme" and "power_on_hours" in b.nvme:
+            b.power_on_hours = float(b.nvme["power_on_hours"])
+        elif b.interface == "scsi" and self.poh_scsi is not None:
+            b.power_on_hours = self.poh_scsi
+        a12 = b.attributes.get(12)
+        if b.interface == "ata" and a12 is not None:
+            b.power_cycles = a12.raw
+        elif b.interface == "nvme":
+            b.power_cycles = b.nvme.get("power_cycles")
+
+        # signs of a cut-off capture
+        if self.last_line_mode == _MODE_ATTR and not self.attr_legend:
+            b.notes.append("output ends inside the SMART attribute table (truncated?)")
+        if self.last_line_mode == _MODE_DEVSTAT and not self.devstat_legend:
+            b.notes.append("output ends inside the Device Statistics table (truncated?)")
+        if self.attr_header and not b.attributes:
+            b.notes.append("SMART attribute table header without rows (truncated?)")
+        if self.devstat_header and not b.devstats:
+            b.notes.append("Device Statistics header without entries (truncated?)")
+        if self.nvme_block and any(f not in b.nvme for f in _NVME_CORE):
+            b.notes.append("NVMe SMART/Health Information block incomplete (truncated?)")
+        if self.data_section and b.interface == "ata" and not self.attr_header:
+            b.notes.append("no SMART attribute table (output truncated, or smartctl run without -A/-a/-x)")
+        if self.data_section and b.interface == "nvme" and not self.nvme_block:
+            b.notes.append("no NVMe SMART/Health Information block (output truncated, or run without -A/-a/-x)")
+        has_data = b.smart_passed is not None or b.attributes or b.nvme or b.scsi or b.devstats
+        if self.info_section and not self.data_section and not has_data and not b.messages:
+            b.notes.append("no SMART data section (output truncated, or smartctl run without -a/-x)")
+
+    @property
+    def recognised(self) -> bool:
+        return self.banner or self.sections > 0 or self.smartctl_error
+
+
+def _parse_text(text: str, source: str) -> _Builder:
+    b = _Builder(source)
+    p = _TextParser(b)
+    p.feed(text.splitlines())
+    if not p.recognised:
+        raise ParseError(f"{_src(source)}: not smartctl output (no smartctl banner or JSON); {_HINT_TEXT}")
+    p.finish()
+    return b
+
+
+# --------------------------------------------------------------------------------------------------
+# JSON
+
+
+def _jdict(v: object) -> dict[str, Any]:
+    return v if isinstance(v, dict) else {}
+
+
+def _jlist(v: object) -> list[Any]:
+    return v if isinstance(v, list) else []
+
+
+def _jint(v: object) -> Optional[int]:
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
+        return int(v)
+    return None
+
+
+def _jpos(v: object) -> Optional[int]:
+    n = _jint(v)
+    return n if n is not None and n > 0 else None
+
+
+def _jbool(v: object) -> Optional[bool]:
+    return v if isinstance(v, bool) else None
+
+
+def _json_wwn(v: object) -> Optional[str]:
+    d = _jdict(v)
+    naa, oui, ident = _jint(d.get("naa")), _jint(d.get("oui")), _jint(d.get("id"))
+    if naa is None or oui is None or ident is None:
+        return None
+    if ident == _PLACEHOLDER_WWN_ID or not (0 <= naa < 16 and 0 <= oui < 1 << 24 and 0 <= ident < 1 << 36):
+        return None
+    return f"{naa:x}{oui:06x}{ident:09x}"
+
+
+def _json_local_time(v: object, notes: list[str]) -> Optional[datetime]:
+    d = _jdict(v)
+    t = _jint(d.get("time_t"))
+    if t is None or t == _PLACEHOLDER_TIME_T or not 0 < t < 253402300800:
+        return None
+    dt = datetime.fromtimestamp(t, timezone.utc)
+    asctime = d.get("asctime")
+    if isinstance(asctime, str):
+        parsed = _naive_asctime(asctime)
+        if parsed is not None and abs(parsed[0] - dt.replace(tzinfo=None)) > timedelta(hours=27):
+            notes.append(f"local_time.time_t {t} disagrees with asctime {asctime!r} (placeholder?); time not used")
+            return None
+    return dt
+
+
+_JSON_NVME = {
+    "critical_warning": "critical_warning",
+    "temperature": "temperature_celsius",
+    "available_spare": "available_spare",
+    "available_spare_threshold": "available_spare_threshold",
+    "percentage_used": "percentage_used",
+    "data_units_read": "data_units_read",
+    "data_units_written": "data_units_written",
+    "host_reads": "host_read_commands",
+    "host_writes": "host_write_commands",
+    "power_cycles": "power_cycles",
+    "power_on_hours": "power_on_hours",
+    "unsafe_shutdowns": "unsafe_shutdowns",
+    "media_errors": "media_errors",
+    "num_err_log_entries": "error_log_entries",
+}
+_JSON_FAIL = {"": "", "now": "FAILING_NOW", "past": "In_the_past"}
+
+
+def _json_attributes(b: _Builder, table: list[Any]) -> None:
+    for row_v in table:
+        row = _jdict(row_v)
+        attr_id = _jint(row.get("id"))
+        if attr_id is None or not 0 < attr_id < 256 or attr_id in b.attributes:
+            continue
+        raw = _jdict(row.get("raw"))
+        raw_value = _jint(raw.get("value"))
+        raw_string = raw.get("string")
+        if not isinstance(raw_string, str):
+            raw_string = "" if raw_value is None else str(raw_value)
+        when = row.get("when_failed")
+        when_failed = _JSON_FAIL.get(when, when) if isinstance(when, str) else ""
+        name = row.get("name")
+        b.attributes[attr_id] = Attribute(
+            id=attr_id,
+            name=name if isinstance(name, str) else "",
+            value=_jint(row.get("value")),
+            worst=_jint(row.get("worst")),
+            thresh=_jint(row.get("thresh")),
+            raw=raw_value if raw_value is not None else _raw_int(raw_string),
+            raw_string=raw_string.strip(),
+            when_failed=when_failed,
+            prefailure=_jbool(_jdict(row.get("flags")).get("prefailure")) is True,
+        )
+
+
+def _json_devstats(b: _Builder, pages: list[Any]) -> None:
+    for page_v in pages:
+        page_d = _jdict(page_v)
+        page = _jint(page_d.get("number"))
+        if page is None:
+            continue
+        for entry_v in _jlist(page_d.get("table")):
+            entry = _jdict(entry_v)
+            offset = _jint(entry.get("offset"))
+            if offset is None or (page, offset) in b.devstats:
+                continue
+            flags = _jdict(entry.get("flags"))
+            value = _jint(entry.get("value"))
+            valid = _jbool(flags.get("valid")) is not False and value is not None
+            name = entry.get("name")
+            b.devstats[(page, offset)] = DevStat(
+                page=page,
+                offset=offset,
+                name=name if isinstance(name, str) else "",
+                value=value if valid else None,
+                valid=valid,
+                normalized=_jbool(flags.get("normalized")) is True,
+            )
+
+
+def _json_gigabytes(v: object) -> Optional[int]:
+    if isinstance(v, str):
+        return _gigabytes_to_bytes(v)
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, (int, float)) and math.isfinite(v) and 0 <= v < 1e18:
+        return round(v * 1000) * 1_000_000
+    return None
+
+
+def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
+    b = _Builder(source)
+    sc = _jdict(d.get("smartctl"))
+    version = [x for x in (_jint(p) for p in _jlist(sc.get("version"))) if x is not None]
+    if version:
+        b.smartctl_version = ("pre-" if sc.get("pre_release") is True else "") + ".".join(map(str, version))
+    b.exit_status = _jint(sc.get("exit_status"))
+    for msg_v in _jlist(sc.get("messages")):
+        msg = _jdict(msg_v).get("string")
+        if isinstance(msg, str):
+            b.add_message(msg)
+
+    dev = _jdict(d.get("device"))
+    b.device = _clean_str(dev.get("name"))
+    b.device_type = _clean_str(dev.get("type"))
+    protocol = dev.get("protocol")
+    proto = protocol.lower() if isinstance(protocol, str) else ""
+    if proto in ("ata", "nvme", "scsi"):
+        b.interface = proto
+    elif "nvme_smart_health_information_log" in d:
+        b.interface = "nvme"
+    elif "ata_smart_attributes" in d or "ata_device_statistics" in d:
+        b.interface = "ata"
+    elif any(k.startswith("scsi_") for k in d):
+        b.interface = "scsi"
+
+    # identity
+    model = _clean_str(d.get("model_name")) or _clean_str(d.get("scsi_model_name"))
+    if model is None:
+        vendor = _clean_str(d.get("scsi_vendor")) or _clean_str(d.get("vendor"))
+        product = _clean_str(d.get("scsi_product")) or _clean_str(d.get("product"))
+        model = " ".join(p for p in (vendor, product) if p) or None
+    b.model = model
+    b.model_family = _clean_str(d.get("model_family"))
+    fw = d.get("firmware_version")
+    if not isinstance(fw, str):
+        fw = d.get("scsi_revision", d.get("revision"))
+    b.firmware = _clean_id(fw) if isinstance(fw, str) else None
+    serial = d.get("serial_number")
+    b.serial = _clean_id(serial) if isinstance(serial, str) else None
+    b.wwn = _json_wwn(d.get("wwn"))
+    if b.wwn is None and isinstance(d.get("logical_unit_id"), str):
+        b.wwn = _lu_id(d["logical_unit_id"])
+    b.capacity_bytes = _jpos(_jdict(d.get("user_capacity")).get("bytes")) or _jpos(d.get("nvme_total_capacity"))
+    b.logical_sector_size = _jpos(d.get("logical_block_size"))
+    rotation = _jint(d.get("rotation_rate"))
+    b.rotation_rate = rotation if rotation is not None and rotation >= 0 else None
+    b.local_time = _json_local_time(d.get("local_time"), b.notes)
+
+    # health
+    support = _jdict(d.get("smart_support"))
+    b.smart_available = _jbool(support.get("available"))
+    b.smart_enabled = _jbool(support.get("enabled"))
+    b.smart_passed = _jbool(_jdict(d.get("smart_status")).get("passed"))
+
+    # ATA
+    _json_attributes(b, _jlist(_jdict(d.get("ata_smart_attributes")).get("table")))
+    _json_devstats(b, _jlist(_jdict(d.get("ata_device_statistics")).get("pages")))
+
+    # NVMe
+    log = _jdict(d.get("nvme_smart_health_information_log"))
+    for jkey, field in _JSON_NVME.items():
+        n = _jint(log.get(jkey))
+        if n is not None:
+            b.nvme[field] = n
+    if b.interface != "nvme":
+        b.nvme.clear()
+
+    # SCSI
+    if b.interface == "scsi":
+        pu = _jint(d.get("scsi_percentage_used_endurance_indicator"))
+        if pu is not None:
+            b.scsi["percentage_used"] = pu
+        gd = _jint(d.get("scsi_grown_defect_list"))
+        if gd is not None:
+            b.scsi["grown_defects"] = gd
+        ecl = _jdict(d.get("scsi_error_counter_log"))
+        for kind, field in (("read", "bytes_read"), ("write", "bytes_written")):
+            gb = _json_gigabytes(_jdict(ecl.get(kind)).get("gigabytes_processed"))
+            if gb is not None:
+                b.scsi[field] = gb
+        uncs = [_jint(_jdict(ecl.get(k)).get("total_uncorrected_errors")) for k in ("read", "write", "verify")]
+        present = [u for u in uncs if u is not None]
+        if present:
+            b.scsi["uncorrected_errors"] = sum(present)
+
+    # power-on time and cycles
+    pot = _jdict(d.get("power_on_time"))
+    hours = _jint(pot.get("hours"))
+    if hours is not None:
+        minutes = _jint(pot.get("minutes"))
+        b.power_on_hours = hours + (minutes / 60 if minutes is not None else 0.0)
+    elif "power_on_hours" in b.nvme:
+        b.power_on_hours = float(b.nvme["power_on_hours"])
+    elif 9 in b.attributes:
+        b.power_on_hours = _attr9_hours(b.attributes[9])
+    b.power_cycles = _jint(d.get("power_cycle_count"))
+    if b.power_cycles is None:
+        if "power_cycles" in b.nvme:
+            b.power_cycles = b.nvme["power_cycles"]
+        elif 12 in b.attributes:
+            b.power_cycles = b.attributes[12].raw
+    return b
+
+
+def _parse_json(text: str, source: str) -> _Builder:
+    start = len(text) - len(text.lstrip())
+    try:
+        obj, end = json.JSONDecoder().raw_decode(text, start)
+    except (ValueError, RecursionError) as exc:
+        detail = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+        raise ParseError(f"{_src(source)}: truncated or invalid smartctl JSON ({detail}); {_HINT_JSON}") from None
+    if not isinstance(obj, dict) or not (isinstance(obj.get("smartctl"), dict) or "json_format_version" in obj):
+        raise ParseError(f"{_src(source)}: JSON that is not smartctl output (no 'smartctl' object); {_HINT_JSON}")
+    b = _parse_json_obj(obj, source)
+    if text[end:].strip():
+        b.notes.append("text after the JSON object ignored")
+    return b
+
+
+# --------------------------------------------------------------------------------------------------
+# Public API
+
+
+def _src(source: str) -> str:
+    return _one_line(str(source)) or "<input>"
+
+
+def parse_output(data: bytes | str, source: str, device: str | None = None, device_type: str | None = None) -> Snapshot:
+    """Parse one smartctl output (text or JSON) into a Snapshot.
+
+    ``source`` (file name or device path) goes into ``Snapshot.source`` and error messages; ``device`` and
+    ``device_type`` override what the output says. Raises ParseError, and nothing else, for input that is not
+    smartctl output.
+    """
+    try:
+        text = _decode(data)
+        stripped = text.lstrip()
+        if not stripped:
+            raise ParseError(f"{_src(source)}: empty input, not smartctl output; {_HINT_TEXT}")
+        if stripped[0] == "{":
+            b = _parse_json(text, source)
+        else:
+            try:
+                b = _parse_text(text, source)
+            except ParseError:
+                # JSON after a user-typed command line ('$ smartctl -j -x /dev/sda')
+                brace = text.find("\n{")
+                if brace < 0 or "smartctl" not in text[:brace]:
+                    raise
+                b = _parse_json(text[brace + 1 :], source)
+        return b.build(device, device_type)
+    except ParseError:
+        raise
+    except Exception as exc:  # a parser bug must not take the whole run down
+        raise ParseError(
+            f"{_src(source)}: internal parser error ({type(exc).__name__}) on this smartctl output; "
+            "please report it with the file attached"
+        ) from exc
+
+
+_SCAN_LINE_RE = re.compile(r"(\S+)(?:\s+-d\s+(\S+))?\s*(?:#.*)?")
+_SCAN_NAME_RE = re.compile(r"(?:/\S+|IOService:\S+|[A-Za-z]+[0-9]+\S*)")
+
+
+def parse_scan(data: bytes | str) -> list[tuple[str, str | None]]:
+    """Devices from ``smartctl --scan-open`` text or ``--scan-open --json=c``: [(name, -d type or None)].
+
+    Comment lines ('# /dev/sdb -d scsi # ..., open failed') and error lines are skipped; so are JSON entries
+    with an ``open_error``. Raises ParseError for JSON that cannot be read.
+    """
+    try:
+        text = _decode(data)
+        stripped = text.lstrip()
+        out: list[tuple[str, Optional[str]]] = []
+        seen: set[tuple[str, Optional[str]]] = set()
+
+        def add(item: tuple[str, Optional[str]]) -> None:
+            if item not in seen:
+                seen.add(item)
+                out.append(item)
+
+        if stripped.startswith("{"):
+            try:
+                obj = json.loads(stripped)
+            except (ValueError, RecursionError):
+                raise ParseError(
+                    "smartctl --scan-open: truncated or invalid JSON; run 'smartctl --scan-open --json=c' again"
+                ) from None
+            if not isinstance(obj, dict):
+                raise ParseError("smartctl --scan-open: JSON is not a smartctl object")
+            for dev_v in _jlist(obj.get("devices")):
+                dev = _jdict(dev_v)
+                name = _clean_str(dev.get("name"))
+                if name is None or "open_error" in dev:
+                    continue
+                add((name, _clean_str(dev.get("type"))))
+            return out
+        for line in text.splitlines():
+            s = line.strip()
+            if not s or s.startswith("#"):
+                continue
+            m = _SCAN_LINE_RE.fullmatch(s)
+            if m is None or _SCAN_NAME_RE.fullmatch(m.group(1)) is None:
+                continue
+            add((m.group(1), m.group(2)))
+        return out
+    except ParseError:
+        raise
+    except Exception as exc:
+        raise ParseError(f"smartctl --scan-open: internal parser error ({type(exc).__name__})") from exc

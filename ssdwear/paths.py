@@ -1,0 +1,42 @@
+"""Where ssdwear keeps its history and looks for its configuration."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+ENV_DB = "SSDWEAR_DB"
+ENV_CONFIG = "SSDWEAR_CONFIG"
+ENV_SMARTCTL = "SSDWEAR_SMARTCTL"
+SYSTEM_DB = Path("/var/lib/ssdwear/history.db")
+SYSTEM_CONFIG = Path("/etc/ssdwear/config.yaml")
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def default_db_path() -> Path:
+    """SSDWEAR_DB, else /var/lib/ssdwear/history.db for root, else $XDG_DATA_HOME/ssdwear/history.db."""
+    env = os.environ.get(ENV_DB)
+    if env:
+        return Path(env)
+    if _is_root():
+        return SYSTEM_DB
+    data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(data_home) / "ssdwear" / "history.db"
+
+
+def user_config_path() -> Path:
+    config_home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(config_home) / "ssdwear" / "config.yaml"
+
+
+def config_paths(explicit: Optional[str] = None) -> list[Path]:
+    """The config files read, later ones overriding earlier ones: system, user, then --config/SSDWEAR_CONFIG."""
+    paths = [Path(os.environ.get("SSDWEAR_SYSTEM_CONFIG") or SYSTEM_CONFIG), user_config_path()]
+    extra = explicit or os.environ.get(ENV_CONFIG)
+    if extra:
+        paths.append(Path(extra))
+    return paths

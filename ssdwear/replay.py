@@ -1,0 +1,46 @@
+"""Replay recorded smartctl calls instead of running smartctl.
+
+A fixture folder stands for one machine. Each recorded call is a pair of files named after the call:
+`smartctl <args>.out` (stdout, bytes as printed) and `smartctl <args>.rc` (exit status, decimal), where
+<args> are the arguments after the program name joined by single spaces, with '/' replaced by '_'.
+The N-th call of the same arguments (N >= 2) is answered by `smartctl <args>@N.out` when it exists,
+else by the highest-numbered recording before it: a drive read three times can show three states.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import DriveError, UsageError
+from .smart import CallResult
+
+
+def fixture_name(args: Sequence[str]) -> str:
+    return "smartctl " + " ".join(args).replace("/", "_")
+
+
+class ReplayRunner:
+    def __init__(self, folder: Path) -> None:
+        if not folder.is_dir():
+            raise UsageError(f"replay folder {folder} does not exist: give a folder of recorded smartctl calls")
+        self.folder = folder
+        self.calls: list[tuple[str, ...]] = []  # every call made, in order (tests count them)
+        self._counts: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def run(self, args: Sequence[str]) -> CallResult:
+        name = fixture_name(args)
+        with self._lock:
+            self.calls.append(tuple(args))
+            count = self._counts[name] = self._counts.get(name, 0) + 1
+        for n in range(count, 0, -1):
+            stem = name if n == 1 else f"{name}@{n}"
+            out = self.folder / f"{stem}.out"
+            if out.is_file():
+                rc_file = self.folder / f"{stem}.rc"
+                status = int(rc_file.read_text().strip() or "0") if rc_file.is_file() else 0
+                return CallResult(tuple(args), out.read_bytes(), status)
+        device = args[-1] if args else "smartctl"
+        raise DriveError(device, f"no recording of '{name}' in {self.folder}", kind="read")

@@ -1,0 +1,280 @@
+"""The only module that runs smartctl and the only importer of pySMART.
+
+Every call goes through a Runner: `run(args) -> CallResult` (stdout bytes, exit status). The live
+runner is pySMART's `Smartctl.generic_call` with its process execution replaced by one that has a
+timeout and keeps stderr; each call gets its own pySMART runner, so no options or state are shared
+between threads. The replay runner (replay.py) answers from recorded outputs instead.
+
+smartctl's exit status is a bitmask (smartctl(8) RETURN VALUES):
+  bit 0  the command line did not parse            -> the call failed
+  bit 1  the device could not be opened (or, with -n, it is in a low-power mode) -> the call failed
+  bit 2  a SMART or other ATA/NVMe command failed, or a checksum error -> failed only if no data came back
+  bit 3  SMART status: disk failing          bit 4  prefail attribute at or below threshold
+  bit 5  attribute at or below threshold in the past
+  bit 6  the device error log has errors     bit 7  the self-test log has errors
+Bits 3-7 describe the drive, not the call.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Optional, Protocol, Union
+
+from .errors import DriveError, ParseError, SmartctlNotFound
+from .model import Snapshot
+from .parse import parse_output, parse_scan
+
+DEFAULT_TIMEOUT_S = 60.0
+SBIN_DIRS = ("/usr/sbin", "/sbin", "/usr/local/sbin", "/usr/bin", "/bin", "/usr/local/bin")
+
+BIT_CMDLINE, BIT_OPEN, BIT_COMMAND = 0x01, 0x02, 0x04
+DRIVE_BITS = (
+    (0x08, "SMART status: disk failing"),
+    (0x10, "a prefail attribute is at or below its threshold"),
+    (0x20, "an attribute was at or below its threshold in the past"),
+    (0x40, "the device error log contains errors"),
+    (0x80, "the self-test log contains errors"),
+)
+
+
+def describe_status(status: int) -> list[str]:
+    """Every condition the exit status reports, in words."""
+    out = []
+    if status & BIT_CMDLINE:
+        out.append("the command line did not parse")
+    if status & BIT_OPEN:
+        out.append("the device could not be opened or is in a low-power mode")
+    if status & BIT_COMMAND:
+        out.append("a SMART or other device command failed")
+    out.extend(text for bit, text in DRIVE_BITS if status & bit)
+    return out
+
+
+@dataclass(frozen=True)
+class CallResult:
+    args: tuple[str, ...]  # arguments after the program name
+    stdout: bytes
+    status: int  # smartctl's exit status (bitmask)
+    stderr: bytes = b""
+    seconds: float = 0.0
+
+
+class Runner(Protocol):
+    def run(self, args: Sequence[str]) -> CallResult: ...
+
+
+def _import_pysmart() -> Any:
+    """Import pySMART without letting it change process-wide state (LANG, the logging class)."""
+    saved_lang = os.environ.get("LANG")
+    saved_logger_class = logging.getLoggerClass()
+    try:
+        import pySMART.smartctl as pysmart_smartctl
+    finally:
+        if saved_lang is None:
+            os.environ.pop("LANG", None)
+        else:
+            os.environ["LANG"] = saved_lang
+        logging.setLoggerClass(saved_logger_class)
+    return pysmart_smartctl
+
+
+def locate_smartctl(explicit: Optional[str] = None) -> str:
+    """The smartctl binary: the one asked for, else pySMART's (PATH), else the sbin directories.
+
+    cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl.
+    """
+    if explicit:
+        path = explicit if os.sep in explicit else shutil.which(explicit)
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+        raise SmartctlNotFound(f"smartctl not found or not executable at '{explicit}': "
+                               "install smartmontools or fix --smartctl / SSDWEAR_SMARTCTL")
+    found = _import_pysmart().SMARTCTL_PATH
+    if found and os.access(found, os.X_OK):
+        return str(found)
+    for directory in SBIN_DIRS:
+        candidate = os.path.join(directory, "smartctl")
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    raise SmartctlNotFound("smartctl not found (looked in PATH and " + ", ".join(SBIN_DIRS[:3]) +
+                           "): install smartmontools (apt-get install smartmontools / dnf install smartmontools) "
+                           "or pass --smartctl PATH")
+
+
+class SmartctlRunner:
+    """Runs the real smartctl through pySMART, one fresh pySMART runner per call, with a timeout."""
+
+    def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S, sudo: bool = False) -> None:
+        self.path = path
+        self.timeout_s = timeout_s
+        self.sudo = sudo
+        self._smartctl_class = _timed_smartctl_class()
+
+    def run(self, args: Sequence[str]) -> CallResult:
+        runner = self._smartctl_class(smartctl_path=self.path, options=[], sudo=self.sudo)
+        runner.timeout_s = self.timeout_s
+        started = time.monotonic()
+        try:
+            runner.generic_call(list(args))
+        except subprocess.TimeoutExpired:
+            raise DriveError(args[-1] if args else "smartctl",
+                             f"smartctl did not answer within {self.timeout_s:g} s and was killed "
+                             "(hung device or controller?); raise --timeout if the drive is just slow",
+                             kind="timeout") from None
+        except PermissionError as exc:
+            raise SmartctlNotFound(f"cannot run smartctl at {self.path}: {exc.strerror}") from None
+        except FileNotFoundError:
+            raise SmartctlNotFound(f"smartctl not found at {self.path}: install smartmontools or pass "
+                                   "--smartctl PATH") from None
+        return CallResult(tuple(args), runner.last_stdout, runner.last_status, runner.last_stderr,
+                          time.monotonic() - started)
+
+
+_TIMED_CLASS: Optional[type] = None
+
+
+def _timed_smartctl_class() -> Any:
+    """pySMART's Smartctl with `_exec` replaced: a timeout, C locale, stderr and raw bytes kept."""
+    global _TIMED_CLASS
+    if _TIMED_CLASS is None:
+        base = _import_pysmart().Smartctl
+
+        class TimedSmartctl(base):  # type: ignore[misc,valid-type]
+            timeout_s: float = DEFAULT_TIMEOUT_S
+            last_stdout: bytes = b""
+            last_stderr: bytes = b""
+            last_status: int = 0
+
+            def _exec(self, cmd: list[str]) -> tuple[list[str], int]:
+                env = dict(os.environ, LC_ALL="C", LANG="C")
+                proc = subprocess.run(cmd, capture_output=True, timeout=self.timeout_s, env=env, check=False)
+                self.last_stdout, self.last_stderr, self.last_status = proc.stdout, proc.stderr, proc.returncode
+                return proc.stdout.decode("utf-8", "replace").splitlines(), proc.returncode
+
+        _TIMED_CLASS = TimedSmartctl
+    return _TIMED_CLASS
+
+
+# ------------------------------------------------------------------------------------------------
+# The calls ssdwear makes. These argument lists are also the names of the recorded fixtures.
+
+
+def read_args(device: str, device_type: Optional[str], json: bool = True, wake: bool = False) -> list[str]:
+    args = ["--json=c", "-x"] if json else ["-x"]
+    if not wake:
+        args += ["-n", "standby"]
+    if device_type:
+        args += ["-d", device_type]
+    return [*args, device]
+
+
+def reset_args(device: str, device_type: Optional[str]) -> list[str]:
+    return ["-t", "vendor,0x40", *(["-d", device_type] if device_type else []), device]
+
+
+SCAN_ARGS = ["--scan-open", "--json=c"]
+SCAN_ARGS_TEXT = ["--scan-open"]
+
+
+def _text(result: CallResult) -> str:
+    return (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
+
+
+def _open_failure(device: str, result: CallResult) -> DriveError:
+    text = _text(result)
+    lower = text.lower()
+    if "standby" in lower or "sleep mode" in lower or "idle mode" in lower:
+        return DriveError(device, "drive is in standby and was not woken (smartctl -n standby); "
+                                  "use --wake to spin it up and read it anyway", kind="standby")
+    if "permission denied" in lower or "operation not permitted" in lower:
+        return DriveError(device, "permission denied opening the device: run ssdwear as root "
+                                  "(or a user allowed to open it)", kind="permission")
+    if "no such device" in lower or "no such file" in lower or "does not exist" in lower:
+        return DriveError(device, "no such device (it vanished, or the name is wrong; see ssdwear scan)",
+                          kind="missing")
+    detail = _first_message(text) or "unknown reason"
+    return DriveError(device, f"smartctl could not open the device: {detail}", kind="read")
+
+
+def _first_message(text: str) -> Optional[str]:
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("smartctl ", "Copyright", "{", "}")):
+            continue
+        if any(word in line.lower() for word in ("fail", "error", "denied", "unable", "unknown", "invalid",
+                                                  "not supported", "aborted", "please specify")):
+            return line[:200]
+    return None
+
+
+def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, wake: bool = False) -> Snapshot:
+    """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0."""
+    result = runner.run(read_args(device, device_type, json=True, wake=wake))
+    if result.status & BIT_CMDLINE and b"UNRECOGNIZED OPTION" in result.stdout + result.stderr:
+        result = runner.run(read_args(device, device_type, json=False, wake=wake))  # smartctl < 7.0
+    if result.status & BIT_CMDLINE:
+        raise DriveError(device, f"smartctl rejected the command line: {_first_message(_text(result)) or ''}"
+                         .rstrip(": "), kind="read")
+    if result.status & BIT_OPEN:
+        raise _open_failure(device, result)
+    try:
+        snap = parse_output(result.stdout, source=device, device=device, device_type=device_type)
+    except ParseError as exc:
+        raise DriveError(device, f"unreadable smartctl output ({exc})", kind="read") from None
+    notes = [f"smartctl exit status {result.status} (0x{result.status:02x}): "
+             f"{'; '.join(describe_status(result.status))}"] if result.status else []
+    if result.status & BIT_COMMAND and not snap.has_data:
+        raise DriveError(device, "a SMART command failed and no data came back: "
+                         f"{_first_message(_text(result)) or 'see smartctl -x ' + device}", kind="read")
+    snap = replace(snap, exit_status=result.status, parse_notes=snap.parse_notes + tuple(notes))
+    return snap
+
+
+def scan(runner: Runner) -> list[tuple[str, Optional[str]]]:
+    """The drives smartctl can open, as (device name, -d type)."""
+    result = runner.run(SCAN_ARGS)
+    if result.status & BIT_CMDLINE:
+        result = runner.run(SCAN_ARGS_TEXT)  # smartctl < 7.0 has no --json
+    try:
+        return parse_scan(result.stdout)
+    except ParseError:
+        return []
+
+
+def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> CallResult:
+    """Send SMART EXECUTE OFF-LINE IMMEDIATE subcommand 40h (`smartctl -t vendor,0x40`). The caller guards."""
+    result = runner.run(reset_args(device, device_type))
+    if result.status & BIT_OPEN:
+        raise _open_failure(device, result)
+    if result.status & (BIT_CMDLINE | BIT_COMMAND):
+        detail = _first_message(_text(result)) or "; ".join(describe_status(result.status))
+        raise DriveError(device, f"the drive rejected the timer reset (smartctl exit status {result.status}: "
+                         f"{detail})", kind="rejected")
+    return result
+
+
+Outcome = Union[Snapshot, DriveError]
+
+
+def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], workers: int = 8,
+              wake: bool = False, reader: Optional[Callable[..., Snapshot]] = None) -> list[Outcome]:
+    """Read drives in parallel with a bounded pool; a drive that fails is returned as its DriveError."""
+    read = reader or read_drive
+
+    def one(item: tuple[str, Optional[str]]) -> Outcome:
+        try:
+            return read(runner, item[0], item[1], wake)
+        except DriveError as exc:
+            return exc
+
+    if len(devices) <= 1 or workers <= 1:
+        return [one(item) for item in devices]
+    with ThreadPoolExecutor(max_workers=min(workers, len(devices))) as pool:
+        return list(pool.map(one, devices))

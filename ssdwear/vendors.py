@@ -1,0 +1,361 @@
+"""Per-vendor knowledge, kept as data: which attribute means what on which drive family.
+
+Attributes are identified by ID *and* drive family. smartctl's attribute names are used only where they
+come from a drive-database entry that knows the family (names like 'NAND_Writes_1GiB' or
+'Remaining_Lifetime_Perc' are never smartctl defaults); default names such as 226 'Load-in_Time' or
+233 'Media_Wearout_Indicator' are printed for drives smartctl does not know and prove nothing.
+
+Sources: smartmontools drivedb.h (Intel, Samsung, Crucial/Micron, Kingston, SanDisk, SK hynix entries),
+Intel DC S3700/S3610 datasheets (SMART attribute tables), ../shared/DOMAIN.md.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from .model import DEVSTAT_PERCENT_USED, Attribute, Snapshot
+
+MiB = 1 << 20
+GiB = 1 << 30
+
+# --------------------------------------------------------------------------------------------
+# Drive families
+
+_INTEL_MODEL = re.compile(r"\b(INTEL|SOLIDIGM)\b|^(INTEL\s+|SOLIDIGM\s+)?SSD(SA|SC|MC|MA|PE|PF|PB)", re.I)
+_INTEL_FAMILY = re.compile(r"^(Dell Certified )?Intel\b|\bSolidigm\b", re.I)
+
+# Intel families for which the timed-workload reset (`smartctl -t vendor,0x40`) is documented:
+# smartmontools drivedb.h says "226,227,228 can be reset by 'smartctl -t vendor,0x40'" for these
+# entries, and the Intel DC datasheets document SMART EXECUTE OFF-LINE IMMEDIATE subcommand 40h.
+# Patterns match the Intel model number anywhere in the model string (OEM variants carry suffixes,
+# Dell ones drop the 'INTEL ' prefix).
+TIMER_RESET_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern, re.I))
+    for name, pattern in (
+        ("Intel X25-M/X18-M/X25-V G2", r"SSDSA[12]M(040|080|120|160)G2"),
+        ("Intel 311/313", r"SSD(SA2VP|MAEXC)(020|024)G[23]"),
+        ("Intel 320", r"SSDSA[12][BCN][WT](040|080|120|160|300|600)G3"),
+        ("Intel 710", r"SSDSA2BZ(100|200|300)G3"),
+        ("Intel 545s", r"SSDSC[2K]K[WF](128G|256G|512G|010T)8"),
+        # 730 (2BP), DC S3500/S3510/S3520 (2BB, 1NB), S3700/S3710 (2BA), S3610 (2BX, 1.8-inch 1BG)
+        ("Intel 730 / DC S3500/S3510/S3520/S3610/S3700/S3710", r"SSDSC(2B[ABPX]|1BG|1NB)\d{3}[GT]\d"),
+        ("Intel DC S3520 M.2", r"SSDSCKJB\d{3}[GT]7"),
+        # DC S4500/S4600, D3-S4510/S4610/S4520/S4620 (2.5-inch 2KB/2KG, M.2 KKB/KKG)
+        ("Intel/Solidigm DC S4x00/D3-S4x10/S4x20", r"SSDSC(2K|KK)[BG]\d{3}[GT][78Z]"),
+    )
+)
+
+# Dell-certified Intel drives (model ending in 'R', e.g. SSDSC2KB480G7R, SSDSCKJB240G7R, SSDSC1BG200G4R):
+# their drive-database entries redefine 233 (Total_LBAs_Written on the S3520) and add
+# 245 Percent_Life_Remaining and 202 End_of_Life.
+_DELL_INTEL = re.compile(r"SSDSC\w*\d[GT]\d+R\b|SSDSC\w*[GT]\dR$", re.I)
+
+_SAMSUNG = re.compile(r"samsung|^MZ[0-9A-Z]{2}|^SAMSUNG", re.I)
+_CRUCIAL_MICRON = re.compile(r"^(crucial|micron)|^CT\d+(MX|BX|M5|P)|^MTFD", re.I)
+_KINGSTON = re.compile(r"kingston", re.I)
+_SANDFORCE_FAMILY = re.compile(r"sandforce|Seagate Nytro|Kingston", re.I)
+_SEAGATE_NYTRO = re.compile(r"^XA\d{3,4}[A-Z]{2}\d", re.I)
+_SK_HYNIX = re.compile(r"^SH[GY]S|^HFS\d|SK ?hynix", re.I)
+_TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
+_SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
+
+
+def is_intel_ssd(snap: Snapshot) -> bool:
+    """Intel (or Solidigm, Intel's successor) solid-state drive, by model number or drive family."""
+    if snap.is_solid_state is False:
+        return False
+    model = snap.model or ""
+    family = snap.model_family or ""
+    return bool(_INTEL_MODEL.search(model) or _INTEL_FAMILY.search(family) or _DELL_INTEL.search(model))
+
+
+def is_dell_intel(snap: Snapshot) -> bool:
+    return bool(_DELL_INTEL.search(snap.model or "") or (snap.model_family or "").startswith("Dell Certified Intel"))
+
+
+def timer_reset_family(snap: Snapshot) -> Optional[str]:
+    """The documented family name if the timed-workload reset is documented for this drive, else None."""
+    model = snap.model or ""
+    for name, pattern in TIMER_RESET_FAMILIES:
+        if pattern.search(model):
+            return name
+    return None
+
+
+TIMED_WORKLOAD_IDS = (226, 227, 228)
+
+
+def has_timed_workload(snap: Snapshot) -> bool:
+    """Intel SSD carrying the timed-workload trio (and the database does not call them Intel_Internal)."""
+    if snap.interface != "ata" or not is_intel_ssd(snap):
+        return False
+    for attr_id in TIMED_WORKLOAD_IDS:
+        attr = snap.attr(attr_id)
+        if attr is None or attr.name == "Intel_Internal":
+            return False
+    return True
+
+
+def reset_refusal(snap: Snapshot) -> Optional[str]:
+    """Why ssdwear must not send `-t vendor,0x40` to this drive; None when the reset is documented for it."""
+    what = snap.model or "this drive"
+    if snap.interface != "ata":
+        return f"{what} is not an ATA drive; vendor subcommand 0x40 is defined only for Intel SATA SSDs"
+    if not is_intel_ssd(snap):
+        return (f"{what} is not an Intel/Solidigm SSD; vendor subcommands are undefined on other drives "
+                "and may do anything")
+    if not has_timed_workload(snap):
+        return f"{what} does not report the timed-workload attributes 226-228"
+    if timer_reset_family(snap) is None:
+        return (f"{what} has attributes 226-228, but the reset is not documented for its family "
+                "(only for X25-M G2, 311/313, 320, 710, 545s, 730, DC S35x0/S36x0/S37x0, S4x00/S4x10/S4x20)")
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# Lifetime wear indicators
+
+# Trust ranks: lower is more trustworthy. Standard, specified indicators first.
+TRUST_STANDARD = 1
+TRUST_VENDOR = 2
+TRUST_DERIVED = 3
+
+
+@dataclass(frozen=True)
+class UsedReading:
+    """One source's view of lifetime wear: percent of rated endurance used."""
+
+    source: str  # stable identifier, e.g. 'nvme_percentage_used'
+    percent: float
+    at_least: bool  # the indicator saturated: the true value is this or more
+    detail: str  # what was read, for the user (e.g. 'attribute 233 normalized 090')
+    trust: int
+
+
+def _remaining(attr: Attribute, source: str, label: str, floor: int = 1, intel_scale: bool = False
+               ) -> Optional[UsedReading]:
+    """A normalized value that counts life *remaining* from 100 down (saturating at `floor`): used = 100 - value.
+
+    Intel 233 (`intel_scale`) "decreases from 100 to 1 as the average erase cycle count increases from 0 to
+    the maximum rated cycles" (DC S3700 datasheet): 100 -> 1 spans the rated life, so used = (100 - value) / 0.99.
+    """
+    if attr.value is None or not 0 <= attr.value <= 100:
+        return None
+    used = round((100 - attr.value) / 0.99, 1) if intel_scale else float(100 - attr.value)
+    return UsedReading(
+        source=source,
+        percent=used,
+        at_least=attr.value <= floor,
+        detail=f"attribute {attr.id} {label} normalized {attr.value:03d}",
+        trust=TRUST_VENDOR,
+    )
+
+
+def _crucial_202(attr: Attribute) -> Optional[UsedReading]:
+    # Percent_Lifetime_Remain: normalized = life remaining. On the MX500 the normalized value wraps to 255
+    # once wear passes 100 %, while the raw value (percent used on those firmwares) keeps counting.
+    if attr.value is not None and attr.value > 100:
+        if attr.raw is not None and 100 <= attr.raw <= 1000:
+            return UsedReading("crucial_202_percent_lifetime_remain", float(attr.raw), False,
+                               f"attribute 202 normalized {attr.value} (wrapped), raw {attr.raw} = percent used",
+                               TRUST_VENDOR)
+        return None
+    return _remaining(attr, "crucial_202_percent_lifetime_remain", "Percent_Lifetime_Remain", floor=0)
+
+
+# (predicate on the snapshot, attribute id, reader) in the order they are tried.
+_VendorRule = tuple[Callable[[Snapshot], bool], int, Callable[[Attribute], Optional[UsedReading]]]
+
+_VENDOR_RULES: Sequence[_VendorRule] = (
+    # Intel 233 Media_Wearout_Indicator: normalized 100 (new) -> 1 (rated cycles used), stays at 1.
+    (lambda s: is_intel_ssd(s) and not is_dell_intel(s), 233,
+     lambda a: _remaining(a, "intel_233_media_wearout", "Media_Wearout_Indicator", intel_scale=True)),
+    # Dell-certified Intel: 245 Percent_Life_Remaining (normalized = remaining).
+    (is_dell_intel, 245, lambda a: _remaining(a, "dell_245_percent_life_remaining", "Percent_Life_Remaining", 0)),
+    # Samsung 177 Wear_Leveling_Count: normalized = life remaining.
+    (lambda s: bool(_SAMSUNG.search(s.model or "") or "Samsung" in (s.model_family or "")), 177,
+     lambda a: _remaining(a, "samsung_177_wear_leveling_count", "Wear_Leveling_Count")),
+    # Crucial/Micron 202 Percent_Lifetime_Remain.
+    (lambda s: bool(_CRUCIAL_MICRON.search(s.model or "")), 202, _crucial_202),
+    # SandForce-derived (Kingston, Seagate Nytro) 231 SSD_Life_Left: normalized = remaining.
+    (lambda s: bool(_KINGSTON.search(s.model or "") or _SEAGATE_NYTRO.search(s.model or "")
+                    or _SANDFORCE_FAMILY.search(s.model_family or "")), 231,
+     lambda a: _remaining(a, "sandforce_231_ssd_life_left", "SSD_Life_Left", 0)),
+    # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
+    (lambda s: bool(_SANDISK.search(s.model or "")), 245,
+     lambda a: _remaining(a, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", 0)),
+    # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
+    (lambda s: bool(_SK_HYNIX.search(s.model or "") or _TOSHIBA_SATA_SSD.search(s.model or "")), 233,
+     lambda a: _remaining(a, "media_wearout_233", "Media_Wearout_Indicator")),
+)
+
+
+def _smi_169(attr: Attribute) -> Optional[UsedReading]:
+    # Silicon Motion controllers (Transcend, some Kingston): 169 Remaining_Lifetime_Perc, raw = remaining %.
+    if attr.raw is None or not 0 <= attr.raw <= 100:
+        return None
+    return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
+                       f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
+
+
+def ata_used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
+    """Every lifetime wear reading an ATA drive offers, most trustworthy first, and notes on ignored ones."""
+    readings: list[UsedReading] = []
+    notes: list[str] = []
+    entry = snap.devstats.get(DEVSTAT_PERCENT_USED)
+    if entry is not None:
+        if not entry.valid or entry.value is None:
+            notes.append("Device Statistics 'Percentage Used Endurance Indicator' is marked not valid")
+        elif entry.value == 255:
+            notes.append("Device Statistics 'Percentage Used Endurance Indicator' reads 255, which means "
+                         "'not valid' (SandForce-based firmwares); ignored")
+        else:
+            readings.append(UsedReading("ata_devstat_percentage_used", float(entry.value), False,
+                                        f"Device Statistics page 0x07 'Percentage Used Endurance Indicator' "
+                                        f"= {entry.value}", TRUST_STANDARD))
+    for applies, attr_id, reader in _VENDOR_RULES:
+        attr = snap.attr(attr_id)
+        if attr is not None and applies(snap):
+            reading = reader(attr)
+            if reading is not None and all(r.source != reading.source for r in readings):
+                readings.append(reading)
+    attr169 = snap.attr(169)
+    if attr169 is not None and attr169.name == "Remaining_Lifetime_Perc":
+        reading = _smi_169(attr169)
+        if reading is not None:
+            readings.append(reading)
+    readings.sort(key=lambda r: r.trust)
+    return readings, notes
+
+
+def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
+    if snap.nvme is None or snap.nvme.percentage_used is None:
+        return []
+    pu = snap.nvme.percentage_used
+    return [UsedReading("nvme_percentage_used", float(pu), pu >= 255,
+                        f"NVMe SMART/Health log 'Percentage Used' = {pu}%", TRUST_STANDARD)]
+
+
+def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
+    if snap.scsi is None or snap.scsi.percentage_used is None:
+        return []
+    pu = snap.scsi.percentage_used
+    return [UsedReading("scsi_percentage_used", float(pu), pu >= 255,
+                        f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
+
+
+def used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
+    if snap.interface == "nvme":
+        return nvme_used_readings(snap), []
+    if snap.interface == "scsi":
+        return scsi_used_readings(snap), []
+    if snap.interface == "ata":
+        return ata_used_readings(snap)
+    return [], []
+
+
+# --------------------------------------------------------------------------------------------
+# Write counters
+
+@dataclass(frozen=True)
+class ByteCount:
+    bytes: int
+    source: str  # e.g. 'attribute 241 Host_Writes_32MiB x 32 MiB'
+
+
+_UNIT_SUFFIXES: tuple[tuple[re.Pattern[str], int, str], ...] = (
+    (re.compile(r"_32MiB$", re.I), 32 * MiB, "32 MiB"),
+    (re.compile(r"_1GiB$|GiB$|_GiB_", re.I), GiB, "1 GiB"),
+    (re.compile(r"_GB$|_GB_", re.I), 1_000_000_000, "1 GB"),
+)
+
+
+def _by_name_unit(attr: Attribute) -> Optional[tuple[int, str]]:
+    for pattern, unit, label in _UNIT_SUFFIXES:
+        if pattern.search(attr.name):
+            return unit, label
+    return None
+
+
+def _attr_bytes(snap: Snapshot, attr_id: int, unit: int, unit_label: str) -> Optional[ByteCount]:
+    attr = snap.attr(attr_id)
+    if attr is None or attr.raw is None:
+        return None
+    return ByteCount(attr.raw * unit, f"attribute {attr_id} {attr.name} x {unit_label}")
+
+
+def _sector_bytes(snap: Snapshot) -> int:
+    return snap.logical_sector_size or 512
+
+
+def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> Optional[ByteCount]:
+    sectors = snap.devstat(key)
+    if sectors is None:
+        return None
+    size = _sector_bytes(snap)
+    return ByteCount(sectors * size, f"Device Statistics '{label}' x {size} B")
+
+
+def _pick(devstat: Optional[ByteCount], attribute: Optional[ByteCount]) -> Optional[ByteCount]:
+    """The standard device statistic, unless the vendor attribute shows it wrapped around.
+
+    Some firmwares (Crucial MX500) keep 'Logical Sectors Written' in 32 bits, so it wraps every 2 TiB of
+    512-byte sectors while attribute 246 keeps counting: when the two disagree by more than 10 %, the
+    larger one is the one that did not wrap.
+    """
+    if devstat is None or attribute is None:
+        return devstat or attribute
+    if attribute.bytes > devstat.bytes * 1.1:
+        return ByteCount(attribute.bytes, f"{attribute.source} (Device Statistics say only "
+                                          f"{devstat.bytes:,} B: a counter that wrapped)")
+    return devstat
+
+
+def ata_host_written(snap: Snapshot) -> Optional[ByteCount]:
+    return _pick(_devstat_bytes(snap, (0x01, 0x018), "Logical Sectors Written"),
+                 _ata_counter(snap, (241, 225, 246), lba_names=("Total_LBAs_Written",)))
+
+
+def ata_host_read(snap: Snapshot) -> Optional[ByteCount]:
+    return _pick(_devstat_bytes(snap, (0x01, 0x028), "Logical Sectors Read"),
+                 _ata_counter(snap, (242,), lba_names=("Total_LBAs_Read",)))
+
+
+def _ata_counter(snap: Snapshot, ids: Sequence[int], lba_names: Sequence[str]) -> Optional[ByteCount]:
+    intel = is_intel_ssd(snap) and not is_dell_intel(snap)
+    for attr_id in ids:
+        attr = snap.attr(attr_id)
+        if attr is None or attr.raw is None:
+            continue
+        if intel and attr_id in (225, 241, 242):
+            # Intel counts host I/O in 32 MiB units whatever name smartctl prints.
+            return _attr_bytes(snap, attr_id, 32 * MiB, "32 MiB")
+        unit = _by_name_unit(attr)
+        if unit is not None:
+            return _attr_bytes(snap, attr_id, *unit)
+        if attr.name in lba_names and (attr_id != 246 or _CRUCIAL_MICRON.search(snap.model or "")):
+            size = _sector_bytes(snap)
+            return ByteCount(attr.raw * size, f"attribute {attr_id} {attr.name} x {size} B")
+        if attr_id == 246 and _CRUCIAL_MICRON.search(snap.model or ""):
+            size = _sector_bytes(snap)  # Micron 246 = Total_LBAs_Written (unnamed on some 5200 firmwares)
+            return ByteCount(attr.raw * size, f"attribute 246 (Micron Total_LBAs_Written) x {size} B")
+    return None
+
+
+def ata_nand_written(snap: Snapshot) -> Optional[ByteCount]:
+    if is_intel_ssd(snap):
+        # Intel: 249 NAND_Writes_1GiB (320/520/53x/540s/545s families), 243 NAND_Writes_32MiB (S3510/S3610/
+        # S3520/S4x00 families); the IDs mean the same on every Intel SATA SSD that has them.
+        return _attr_bytes(snap, 249, GiB, "1 GiB") or _attr_bytes(snap, 243, 32 * MiB, "32 MiB")
+    for attr_id in (233, 243, 249):
+        attr = snap.attr(attr_id)
+        if attr is None or attr.raw is None:
+            continue
+        if re.search(r"nand|flash|flsh", attr.name, re.I):
+            unit = _by_name_unit(attr)
+            if unit is not None:
+                return _attr_bytes(snap, attr_id, *unit)
+    return None

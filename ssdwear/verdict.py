@@ -1,0 +1,91 @@
+"""Judge a drive: keep, watch or retire, with the reasons. Also the Nagios-style check levels. Pure."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Optional
+
+from .config import DEFAULT_THRESHOLDS, Threshold
+from .model import DriveReport
+
+KEEP, WATCH, RETIRE = "keep", "watch", "retire"
+_RANK = {KEEP: 0, WATCH: 1, RETIRE: 2}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    level: str  # keep / watch / retire
+    reasons: tuple[str, ...]  # why (every finding, worst first)
+    facts: tuple[str, ...] = ()  # what was looked at and was fine
+
+
+def _higher_is_worse(value: float, t: Threshold) -> str:
+    if t.critical is not None and value >= t.critical:
+        return RETIRE
+    if t.warning is not None and value >= t.warning:
+        return WATCH
+    return KEEP
+
+
+def _lower_is_worse(value: float, t: Threshold) -> str:
+    if t.critical is not None and value <= t.critical:
+        return RETIRE
+    if t.warning is not None and value <= t.warning:
+        return WATCH
+    return KEEP
+
+
+def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) -> Verdict:
+    """Every finding with its level; the verdict is the worst of them."""
+    t = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
+    findings: list[tuple[str, str]] = []
+    facts: list[str] = []
+
+    def add(level: str, text: str) -> None:
+        if level == KEEP:
+            facts.append(text)
+        else:
+            findings.append((level, text))
+
+    h = r.health
+    if h.smart_passed is False:
+        add(RETIRE, "SMART overall-health self-assessment: FAILED")
+    elif h.smart_passed:
+        facts.append("SMART overall health: passed")
+    if h.failing_attributes:
+        add(RETIRE, f"attributes failing now: {', '.join(h.failing_attributes)}")
+    if h.critical_warning:
+        serious = h.critical_warning & ~0x02  # bit 1 (temperature) is about cooling, not the flash
+        add(RETIRE if serious else WATCH, f"NVMe critical warning 0x{h.critical_warning:02x}")
+    if h.available_spare_percent is not None and h.available_spare_threshold_percent:
+        spare, floor = h.available_spare_percent, h.available_spare_threshold_percent
+        if spare < floor:
+            add(RETIRE, f"available spare {spare} % is below the drive's threshold {floor} %")
+        else:
+            add(_lower_is_worse(spare, t["spare_percent"]), f"available spare {spare} % (drive threshold {floor} %)")
+    for value, what, level in ((h.media_errors, "media/data integrity or uncorrected errors", WATCH),
+                               (h.reallocated_sectors, "reallocated sectors / grown defects", WATCH),
+                               (h.pending_sectors, "pending sectors", WATCH),
+                               (h.uncorrectable_errors, "uncorrectable errors", WATCH)):
+        if value:
+            add(level, f"{value:,} {what}")
+    if r.used_percent is not None:
+        shown = f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} %"
+        add(_higher_is_worse(r.used_percent, t["used_percent"]), f"wear used {shown} of rated endurance "
+            f"({r.used_source})")
+    if r.writes.rated_used_percent is not None:
+        add(_higher_is_worse(r.writes.rated_used_percent, t["rated_used_percent"]),
+            f"{r.writes.rated_used_percent:g} % of rated writes (TBW) used ({r.writes.rating_source})")
+    p = r.projection
+    if p is not None and p.years_remaining is not None:
+        level = _lower_is_worse(p.years_remaining, t["years_remaining"])
+        add(level, "no rated life left" if p.years_remaining == 0 else
+            f"{p.years_remaining:.1f} years left at the measured rate ({p.method})")
+    elif p is not None and p.bounds_of == "years_remaining" and p.years_low is not None:
+        add(_lower_is_worse(p.years_low, t["years_remaining"]), f"at least {p.years_low:.1f} years left ({p.method})")
+    if not findings and r.used_percent is None and r.kind == "ssd":
+        facts.append("no wear indicator: judged on health only")
+    findings.sort(key=lambda f: -_RANK[f[0]])
+    level = findings[0][0] if findings else KEEP
+    return Verdict(level=level, reasons=tuple(text for _, text in findings), facts=tuple(facts))

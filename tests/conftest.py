@@ -1,0 +1,45 @@
+"""Shared test set-up: every test runs with its own history, config and XDG dirs, and no colour."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = ROOT / "fixtures"
+FAKE_SMARTCTL = Path(__file__).resolve().parent / "fake_smartctl.py"
+CORPUS = Path(os.environ.get("SSDWEAR_CORPUS") or ROOT.parent / "shared" / "corpus")
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SSDWEAR_DB", str(tmp_path / "history.db"))
+    monkeypatch.setenv("SSDWEAR_SYSTEM_CONFIG", str(tmp_path / "etc-config.yaml"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("TERM", "dumb")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("NO_COLOR", "1")
+    for name in ("SSDWEAR_SMARTCTL", "SSDWEAR_CONFIG", "SSDWEAR_DEBUG"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def fake_smartctl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A smartctl executable that replays a fixture folder; returns a function to point it at one."""
+    wrapper = tmp_path / "bin" / "smartctl"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE_SMARTCTL} \"$@\"\n")
+    wrapper.chmod(0o755)
+    log = tmp_path / "smartctl.log"
+    monkeypatch.setenv("FAKE_SMARTCTL_LOG", str(log))
+
+    def use(folder: Path) -> tuple[Path, Path]:
+        monkeypatch.setenv("FAKE_SMARTCTL_DIR", str(folder))
+        return wrapper, log
+
+    return use

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""A stand-in smartctl executable for tests and benchmarks: answers from recorded fixtures by argv.
+
+Environment:
+  FAKE_SMARTCTL_DIR    fixture folder (files named as in ssdwear.replay: 'smartctl <args>.out' / '.rc')
+  FAKE_SMARTCTL_LOG    append one line per call: the argv after the program name, joined by spaces
+  FAKE_SMARTCTL_SLEEP  seconds to sleep before answering (a slow or hung device)
+  FAKE_SMARTCTL_HANG   comma-separated device names whose calls hang (sleep an hour): a hung device
+Calls without a recording print smartctl's open-failure message and exit 2.
+"""
+
+import os
+import sys
+import time
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    log = os.environ.get("FAKE_SMARTCTL_LOG")
+    if log:
+        with open(log, "a") as handle:
+            handle.write(" ".join(args) + "\n")
+    delay = float(os.environ.get("FAKE_SMARTCTL_SLEEP") or 0)
+    if delay:
+        time.sleep(delay)
+    hang = [d for d in os.environ.get("FAKE_SMARTCTL_HANG", "").split(",") if d]
+    if args and args[-1] in hang:
+        time.sleep(3600)
+    folder = os.environ.get("FAKE_SMARTCTL_DIR", "")
+    stem = os.path.join(folder, "smartctl " + " ".join(args).replace("/", "_"))
+    if not os.path.isfile(stem + ".out"):
+        device = args[-1] if args else "?"
+        sys.stdout.write("smartctl 7.3 2022-02-28 r5338 [x86_64-linux] (local build)\n"
+                         f"Smartctl open device: {device} failed: No such device\n")
+        return 2
+    with open(stem + ".out", "rb") as handle:
+        sys.stdout.buffer.write(handle.read())
+    rc_path = stem + ".rc"
+    return int(open(rc_path).read().strip() or 0) if os.path.isfile(rc_path) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

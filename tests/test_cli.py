@@ -1,0 +1,221 @@
+"""The CLI end to end: recorded smartctl calls replayed through the real reading, parsing and rendering."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from ssdwear.cli import App, cli
+from ssdwear.replay import ReplayRunner
+
+INTEL = FIXTURES / "intel"
+T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def clock(self) -> datetime:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+def run(args: list[str], app: App | None = None):
+    result = CliRunner().invoke(cli, args, obj=app or App(clock=lambda: T0))
+    assert "Traceback" not in (result.output + (result.stderr or ""))
+    return result
+
+
+def drives(result) -> dict[str, dict]:
+    return {d["device"]: d for d in json.loads(result.stdout)["drives"]}
+
+
+def test_report_reproduces_the_seed_figures() -> None:
+    result = run(["--replay", str(INTEL), "report", "--represents", "1d", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    by_dev = drives(result)
+    d710 = by_dev["/dev/sda"]
+    assert d710["model"] == "INTEL SSDSA2BZ200G3" and d710["serial"] == "CVPR0000SEED710"
+    assert d710["window"]["valid"] and d710["window"]["minutes"] == 60 and d710["window"]["wear_steps"] == 15
+    p = d710["projection"]
+    assert p["method"] == "timed-workload"
+    assert p["percent_per_year"] == pytest.approx(5.35, abs=0.01)
+    assert p["years_new_drive"] == pytest.approx(18.7, abs=0.05)
+    assert p["years_new_drive_low"] < 18.9 < p["years_new_drive_high"]
+    assert by_dev["/dev/sdb"]["projection"]["years_new_drive"] == pytest.approx(4.6, abs=0.05)
+    s3700 = by_dev["/dev/sdc"]
+    assert s3700["window"]["valid"] is False and "not valid yet" in s3700["window"]["reason"]
+    assert s3700["window"]["wear_percent"] is None
+    assert by_dev["/dev/sdd"]["window"] is None
+
+
+def test_json_document_shape_is_the_documented_interface() -> None:
+    result = run(["--replay", str(INTEL), "report", "--format", "json"])
+    doc = json.loads(result.stdout)
+    assert set(doc) == {"schema", "ssdwear", "generated_at", "origin", "drives"}
+    assert doc["schema"] == 1 and doc["origin"] == f"replay:{INTEL}"
+    drive = doc["drives"][0]
+    for key in ("device", "model", "serial", "interface", "used_percent", "used_source", "window", "projection",
+                "warnings"):
+        assert key in drive
+    assert set(drive["window"]) >= {"minutes", "wear_percent", "host_reads_percent", "valid", "reason"}
+    assert set(drive["projection"]) >= {"percent_per_year", "years_new_drive", "years_remaining", "years_low",
+                                        "years_high", "method"}
+    assert drive["interface"] == "ata" and isinstance(drive["warnings"], list)
+
+
+def test_yaml_and_table_outputs() -> None:
+    result = run(["--replay", str(INTEL), "report", "--represents", "1d", "--format", "yaml"])
+    import yaml
+
+    doc = yaml.safe_load(result.stdout)
+    assert doc["drives"][0]["projection"]["years_new_drive"] == pytest.approx(18.7, abs=0.05)
+    table = run(["--replay", str(INTEL), "report", "--represents", "1d"])
+    assert "INTEL SSDSA2BZ200G3" in table.stdout and "18.7" in table.stdout and "not valid yet" in table.stdout
+
+
+def test_analyze_saved_output_gives_the_same_figures() -> None:
+    saved = INTEL / "smartctl --json=c -x -n standby -d sat _dev_sda.out"
+    result = run(["analyze", str(saved), "--represents", "1d", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    p = json.loads(result.stdout)["drives"][0]["projection"]
+    assert p["years_new_drive"] == pytest.approx(18.7, abs=0.05)
+
+
+def test_start_sends_the_vendor_command_to_intel_drives_only() -> None:
+    runner = ReplayRunner(INTEL)
+    result = run(["start", "--format", "json"], App(runner=runner, clock=lambda: T0))
+    statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
+    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "refused"}
+    resets = [c for c in runner.calls if "vendor,0x40" in c]
+    assert sorted(c[-1] for c in resets) == ["/dev/sda", "/dev/sdb", "/dev/sdc"]
+    assert all(c[:2] == ("-t", "vendor,0x40") for c in resets)
+    assert result.exit_code == 4  # a drive was refused
+    assert "Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
+
+
+def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
+    runner = ReplayRunner(INTEL)
+    result = run(["start", "/dev/sdd", "-d", "sat"], App(runner=runner, clock=lambda: T0))
+    assert result.exit_code == 4
+    assert not any("vendor,0x40" in c for c in runner.calls)
+    assert "vendor subcommands are undefined on other drives" in result.stderr
+    assert "--force" in result.stderr
+
+
+def test_measure_waits_for_a_valid_window_then_reports() -> None:
+    fake = FakeTime()
+    runner = ReplayRunner(INTEL)
+    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    result = run(["measure", "/dev/sda", "-d", "sat", "--for", "60m", "--poll", "20m", "--represents", "1d",
+                  "--format", "json"], app)
+    assert result.exit_code == 0, result.output
+    assert fake.now - T0 == timedelta(minutes=60)
+    reads = [c for c in runner.calls if c[0] == "--json=c"]
+    assert len(reads) == 4  # baseline, then 65535, 30 min, 60 min
+    d = drives(result)["/dev/sda"]
+    assert d["projection"]["years_new_drive"] == pytest.approx(18.7, abs=0.05)
+    assert not any("someone else" in w for w in d["warnings"])
+
+
+def test_status_shows_the_window_since_our_reset() -> None:
+    fake = FakeTime()
+    runner = ReplayRunner(INTEL)
+    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    assert run(["start", "/dev/sda", "-d", "sat"], app).exit_code == 0
+    fake.sleep(25 * 60)
+    result = run(["status", "/dev/sda", "-d", "sat", "--format", "json"], app)
+    row = json.loads(result.stdout)["drives"][0]
+    assert row["serial"] == "CVPR0000SEED710"
+    assert row["since_reset_minutes"] == 25.0 and row["valid"] is False and row["e4h_minutes"] == 65535
+
+
+# -- faults: one line per drive, the others still reported, documented exit codes ------------------
+
+
+def copy_fixtures(tmp_path: Path) -> Path:
+    folder = tmp_path / "machine"
+    shutil.copytree(INTEL, folder)
+    return folder
+
+
+def replace_read(folder: Path, device: str, text: str, rc: int) -> None:
+    stem = folder / f"smartctl --json=c -x -n standby -d sat {device.replace('/', '_')}"
+    stem.with_name(stem.name + ".out").write_text(text)
+    stem.with_name(stem.name + ".rc").write_text(f"{rc}\n")
+
+
+@pytest.mark.parametrize("text,expect", [
+    ("Smartctl open device: /dev/sdc failed: Permission denied\n", "permission denied"),
+    ("Device is in STANDBY mode, exit(2)\n", "standby"),
+    ("Smartctl open device: /dev/sdc failed: No such device\n", "no such device"),
+])
+def test_one_failing_drive_does_not_stop_the_others(tmp_path: Path, text: str, expect: str) -> None:
+    folder = copy_fixtures(tmp_path)
+    replace_read(folder, "/dev/sdc", "smartctl 7.3 2022-02-28 r5338 [x86_64-linux] (local build)\n" + text, 2)
+    result = run(["--replay", str(folder), "report", "--format", "json"])
+    assert result.exit_code == 3
+    by_dev = drives(result)
+    assert by_dev["/dev/sdc"]["error"] and expect in by_dev["/dev/sdc"]["error"].lower()
+    assert by_dev["/dev/sda"]["error"] is None and by_dev["/dev/sda"]["model"]
+    errors = [line for line in result.stderr.splitlines() if "/dev/sdc" in line]
+    assert len(errors) == 1 and expect in errors[0].lower()
+
+
+def test_real_subprocess_timeout_kills_a_hung_call(fake_smartctl, monkeypatch) -> None:
+    smartctl, _ = fake_smartctl(INTEL)
+    monkeypatch.setenv("FAKE_SMARTCTL_HANG", "/dev/sdb")
+    result = run(["--smartctl", str(smartctl), "--timeout", "2", "report", "--format", "json"])
+    assert result.exit_code == 3
+    by_dev = drives(result)
+    assert "did not answer within 2 s" in by_dev["/dev/sdb"]["error"]
+    assert by_dev["/dev/sda"]["projection"] is not None
+
+
+def test_missing_smartctl_is_one_line_exit_1(tmp_path: Path) -> None:
+    result = run(["--smartctl", str(tmp_path / "nope"), "report"])
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and "install smartmontools" in result.stderr
+
+
+def test_fallback_replay_when_the_machine_has_no_drives(fake_smartctl, tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "smartctl --scan-open --json=c.out").write_text('{"devices": []}\n')
+    smartctl, _ = fake_smartctl(empty)
+    result = run(["--smartctl", str(smartctl), "--fallback-replay", str(INTEL), "report", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "no SMART drive on this machine" in result.stderr and str(INTEL) in result.stderr
+    assert len(json.loads(result.stdout)["drives"]) == 4
+
+
+def test_analyze_bad_files_are_one_line_each(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello\n")
+    good = INTEL / "smartctl --json=c -x -n standby -d sat _dev_sdb.out"
+    result = run(["analyze", str(junk), str(tmp_path / "missing.txt"), str(good), "--format", "json"])
+    assert result.exit_code == 3
+    assert len(result.stderr.strip().splitlines()) == 2
+    only_bad = run(["analyze", str(junk)])
+    assert only_bad.exit_code == 1
+
+
+def test_usage_errors_exit_2() -> None:
+    assert run(["report", "--represents", "soon"]).exit_code == 2
+    assert run(["report", "--format", "xml"]).exit_code == 2
+    assert run(["nonsense"]).exit_code == 2
+
+
+def test_every_command_has_help_with_an_example() -> None:
+    for name, command in cli.commands.items():
+        assert command.help, name
+        assert "Example" in command.help, name
