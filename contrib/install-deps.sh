@@ -2,6 +2,7 @@
 # Install ssdwear's system dependencies with the machine's package manager.
 #   contrib/install-deps.sh          smartmontools (what ssdwear itself needs)
 #   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
+#                                    zsh and fish (completion scripts are syntax-checked),
 #                                    Prometheus's node_exporter and promtool
 # Runs the package manager through sudo when not root. Installs only what is missing.
 set -eu
@@ -9,7 +10,7 @@ set -eu
 want="smartctl:smartmontools"
 if [ "${1:-}" = "--test" ]; then
     want="$want qemu-system-x86_64:qemu-system-x86 busybox:busybox-static"
-    want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus"
+    want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"
 fi
 
 missing=""

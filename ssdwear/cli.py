@@ -208,6 +208,11 @@ def main() -> None:
 def emit_reports(reports: Sequence[Any], fmt: str, origin: str, app: App, title: Optional[str] = None) -> None:
     from . import render
 
+    if fmt == "prometheus":
+        from .prometheus import exposition
+
+        click.echo(exposition(reports, app.clock().timestamp()), nl=False)
+        return
     if fmt == "table":
         console_print(render.table(reports, title=title))
         return
@@ -276,7 +281,7 @@ def read_reports(app: App, names: Sequence[str], device_type: Optional[str], rep
 @click.argument("devices", nargs=-1, metavar="[DEVICE]...")
 @device_type_option
 @represents_option
-@format_option()
+@format_option((*FORMATS, "prometheus"))
 @click.pass_obj
 @handle_errors
 def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
@@ -481,6 +486,136 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
         sys.exit(EXIT_PARTIAL if reports else EXIT_ERROR)
 
 
+@cli.command()
+@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@device_type_option
+@click.option("--textfile", metavar="DIR", type=click.Path(file_okay=False, exists=True),
+              help="Also write DIR/ssdwear.prom (atomically) for node_exporter's textfile collector. "
+                   "Default: textfile_dir from the config file.")
+@click.pass_obj
+@handle_errors
+def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
+    """Read every drive and store one sample each: the command for cron and systemd timers.
+
+    Quiet on success. Exits non-zero only when something failed, naming the drive on stderr.
+
+    \b
+    Example (crontab, hourly):
+      17 * * * *  root  ssdwear sample --textfile /var/lib/prometheus/node-exporter
+    """
+    session = app.session()
+    try:
+        session.store(required=True)
+        targets = session.devices(devices, device_type)
+        if not targets:
+            raise SsdwearError("no drives found: smartctl --scan-open lists none (run as root?)")
+        reports = session.assess(session.read(targets), strict=True)
+        directory = textfile or session.config.textfile_dir
+        if directory:
+            from .prometheus import exposition, write_textfile
+
+            try:
+                write_textfile(Path(directory), exposition(reports, app.clock().timestamp()))
+            except OSError as exc:
+                raise SsdwearError(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}") from None
+        code = report_exit(reports, session)
+    finally:
+        session.close()
+    sys.exit(code)
+
+
+@cli.command()
+@click.argument("drive", metavar="DRIVE")
+@click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y).")
+@format_option(("table", "json", "csv"))
+@click.pass_obj
+@handle_errors
+def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
+    """Show a drive's stored samples: a terminal chart of wear and writes, or the series as JSON/CSV.
+
+    DRIVE is a serial number, WWN, model or the device path it was last seen at.
+
+    \b
+    Examples:
+      ssdwear history BTTV12345678200GGN
+      ssdwear history /dev/sda --since 90d --format csv > sda.csv
+    """
+    from datetime import timedelta
+
+    from . import render
+    from .paths import default_db_path
+    from .store import Store
+
+    path = Path(app.db or os.environ.get("SSDWEAR_DB") or app.config().db or default_db_path())
+    with Store.open(path, create=False) as store:
+        matches = store.find_drives(drive)
+        if not matches:
+            raise SsdwearError(f"no drive matching '{drive}' in {path}: give a serial, WWN, model or device path "
+                               "(ssdwear sample records drives)")
+        if len(matches) > 1:
+            keys = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
+            raise SsdwearError(f"'{drive}' matches {len(matches)} drives ({keys}): give the serial number")
+        found = matches[0]
+        start = app.clock() - timedelta(minutes=since) if since else None
+        series = store.samples(found["key"], since=start)
+    if fmt == "csv":
+        click.echo(render.samples_csv(series), nl=False)
+    elif fmt == "json":
+        emit_doc(render.samples_doc(found, series), fmt)
+    else:
+        console_print(render.history_chart(found, series))
+
+
+class NagiosCommand(click.Command):
+    """A command whose usage errors are UNKNOWN (exit 3) in Nagios plugin terms, not click's exit 2."""
+
+    def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[click.Context] = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            click.echo(f"SSDWEAR UNKNOWN - usage: {exc.format_message()}")
+            raise click.exceptions.Exit(3) from None
+
+
+def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for name, unit in (("years", "years left"), ("used", "% of rated endurance used"),
+                       ("spare", "% NVMe available spare"), ("tbw", "% of rated TBW written")):
+        for level in ("critical", "warning"):
+            fn = click.option(f"--{level}-{name}", type=float, metavar="N",
+                              help=f"{level.capitalize()} threshold: {unit}.")(fn)
+    return fn
+
+
+@cli.command(cls=NagiosCommand)
+@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@device_type_option
+@represents_option
+@_threshold_options
+@click.pass_obj
+def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
+          **levels: Optional[float]) -> None:
+    """Nagios/Icinga plugin: one status line with perfdata; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+
+    Thresholds come from the flags, else the config file's `thresholds`, else the defaults
+    (years left 2 / 0.5, used 80 / 100 %, spare 20 / 10 %, TBW 80 / 100 %).
+
+    \b
+    Example:
+      ssdwear check --warning-years 3 --critical-years 1
+    """
+    from .checks import run_check
+
+    try:
+        code, text = run_check(app, devices, device_type, represents, levels)
+    except SsdwearError as exc:
+        code, text = 3, f"SSDWEAR UNKNOWN - {exc}"
+    except Exception as exc:  # a plugin must always answer in plugin terms
+        code, text = 3, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
+    click.echo(text)
+    sys.exit(code)
+
+
 @cli.command("retire-check")
 @click.argument("target", metavar="DEVICE|FILE")
 @device_type_option
@@ -532,6 +667,20 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
         emit_doc({"verdict": verdict.level, "reasons": list(verdict.reasons), "facts": list(verdict.facts),
                   "drive": render.drive_dict(drive)}, fmt)
     sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH}.get(verdict.level, EXIT_OK))
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script (the files in completions/ are this output).
+
+    \b
+    Example:
+      ssdwear completion bash > /usr/share/bash-completion/completions/ssdwear
+    """
+    from .completion import GENERATORS
+
+    click.echo(GENERATORS[shell](cli), nl=False)
 
 
 @cli.command()

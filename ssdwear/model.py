@@ -194,6 +194,7 @@ class Writes:
     rated_bytes: Optional[int] = None  # rated endurance (TBW) in bytes, when known
     rated_used_percent: Optional[float] = None  # host_bytes_written / rated_bytes
     rating_source: Optional[str] = None
+    host_bytes_per_day: Optional[float] = None  # host write rate fitted over the stored history
 
 
 @dataclass(frozen=True)

@@ -197,3 +197,73 @@ def table(reports: Sequence[DriveReport], title: Optional[str] = None, width: Op
         for warning in r.warnings:
             lines.append(Text(f"{label}: warning: {warning}", style="yellow"))
     return Group(t, *lines)
+
+
+# ------------------------------------------------------------------------------------------------
+# History series
+
+
+SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
+                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
+
+
+def _sample_row(s: Any) -> dict[str, Any]:
+    row = {name: getattr(s, name) for name in SAMPLE_FIELDS}
+    row["at"] = s.at.isoformat(timespec="seconds")
+    return row
+
+
+def samples_doc(drive: dict[str, Any], series: Sequence[Any]) -> dict[str, Any]:
+    return {"drive": {k: drive[k] for k in ("model", "serial", "wwn", "interface")},
+            "samples": [_sample_row(s) for s in series]}
+
+
+def samples_csv(series: Sequence[Any]) -> str:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(SAMPLE_FIELDS), lineterminator="\n")
+    writer.writeheader()
+    for s in series:
+        writer.writerow({k: "" if v is None else v for k, v in _sample_row(s).items()})
+    return out.getvalue()
+
+
+def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: int = 60, height: int = 8,
+                    fmt: str = "{:.4g}") -> list[str]:
+    """A plain-text chart: time on x (oldest left), value on y, one column per time bucket."""
+    if not points:
+        return [f"{title}: no data"]
+    t0, t1 = points[0][0], points[-1][0]
+    columns: list[Optional[float]] = [None] * width
+    for t, v in points:
+        i = 0 if t1 == t0 else min(width - 1, int((t - t0) / (t1 - t0) * (width - 1)))
+        columns[i] = v
+    values = [v for v in columns if v is not None]
+    lo, hi = min(values), max(values)
+    if hi == lo:
+        hi = lo + 1
+    rows = []
+    for level in range(height, 0, -1):
+        threshold = lo + (hi - lo) * (level - 0.5) / height
+        cells = "".join(" " if v is None else ("█" if v >= threshold else " ") for v in columns)
+        label = fmt.format(hi) if level == height else fmt.format(lo) if level == 1 else ""
+        rows.append(f"{label:>10} │{cells}")
+    rows.append(f"{'':>10} └{'─' * width}")
+    return [title, *rows]
+
+
+def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
+    if not series:
+        return f"{drive['model']} [{drive['serial']}]: no samples in this period"
+    first, last = series[0].at, series[-1].at
+    stamp = [(s.at.timestamp(), s) for s in series]
+    lines = [f"{drive['model']} [{drive['serial'] or drive['wwn']}]: {len(series)} samples from "
+             f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
+    used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]
+    lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %")
+    lines.append("")
+    written = [(t, s.host_bytes_written / 1e12) for t, s in stamp if s.host_bytes_written is not None]
+    lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB")
+    return "\n".join(lines)

@@ -7,12 +7,13 @@ The CLI builds a Session from its options and calls these methods; everything he
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Callable, Optional
 
 from . import assess as assess_mod
+from . import history as history_mod
 from . import smart, vendors
 from .config import Config, DeviceSpec
 from .errors import DriveError, SsdwearError, StoreError
@@ -96,7 +97,8 @@ class Session:
         return assess_mod.Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
                                   reset=reset, last_look=look, previous_serial=previous)
 
-    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True) -> list[DriveReport]:
+    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True, strict: bool = False
+               ) -> list[DriveReport]:
         """Reports for every outcome (failed drives included), and one stored sample per drive read."""
         now = self.clock()
         reports = []
@@ -105,13 +107,41 @@ class Session:
                 reports.append(assess_mod.failed(outcome.device, outcome.message))
                 continue
             report = assess_mod.assess(outcome, self.context(outcome, now))
-            reports.append(report)
+            reports.append(self.with_history(outcome, report, now))
         if remember:
-            self.remember([o for o in outcomes if not isinstance(o, DriveError)], reports, now)
+            self.remember([o for o in outcomes if not isinstance(o, DriveError)], reports, now, strict)
         return reports
 
-    def remember(self, snaps: Sequence[Snapshot], reports: Sequence[DriveReport], now: datetime) -> None:
+    def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
+        """For drives without a valid timed window: the wear rate fitted to the stored samples."""
         store = self.store()
+        key = drive_key(snap.model, snap.serial, snap.wwn)
+        timed = report.window is not None and report.window.kind == "timed-workload" and report.window.valid
+        if store is None or key is None or timed:
+            return report
+        since = now - timedelta(minutes=self.config.history_window_minutes)
+        try:
+            samples = store.samples(key, since=since)
+        except StoreError as exc:
+            self.warnings.append(f"history not used: {exc}")
+            return report
+        samples.append(sample_of(snap, report, now))
+        result = history_mod.project(samples, report.used_percent, report.writes.rated_bytes, report.used_at_least)
+        writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
+        report = replace(report, writes=writes)
+        if result.window is None:
+            return replace(report, notes=report.notes + result.notes)
+        if not result.well_bounded and report.projection is not None:
+            # A counter that moves in 1 % steps says little over a few days: keep the lifetime average.
+            notes = (*result.notes, f"history: keeping the {report.projection.method} projection until the "
+                                    "history bounds the rate better")
+            return replace(report, notes=report.notes + notes, readings=len(samples))
+        return assess_mod.with_projection(report, result.window, result.projection, len(samples), result.notes)
+
+    def remember(self, snaps: Sequence[Snapshot], reports: Sequence[DriveReport], now: datetime,
+                 strict: bool = False) -> None:
+        """One sample per drive, all in one transaction. `strict`: a store failure is an error, not a warning."""
+        store = self.store(required=strict)
         if store is None:
             return
         by_source = {r.source: r for r in reports}
@@ -120,6 +150,8 @@ class Session:
             key = drive_key(snap.model, snap.serial, snap.wwn)
             report = by_source.get(snap.source)
             if key is None or report is None:
+                if strict and report is not None:
+                    self.warnings.append(f"{snap.device}: drive has no serial number or WWN; no sample stored")
                 continue
             rows.append((key, snap.model, snap.serial, snap.wwn, snap.interface, sample_of(snap, report, now),
                          snap.device))
@@ -127,6 +159,8 @@ class Session:
             try:
                 store.add_samples(rows)
             except StoreError as exc:
+                if strict:
+                    raise
                 self.warnings.append(f"samples not stored: {exc}")
 
     # -- the timed-workload reset --------------------------------------------------------------

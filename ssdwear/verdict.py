@@ -79,11 +79,18 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
             f"{r.writes.rated_used_percent:g} % of rated writes (TBW) used ({r.writes.rating_source})")
     p = r.projection
     if p is not None and p.years_remaining is not None:
-        level = _lower_is_worse(p.years_remaining, t["years_remaining"])
-        add(level, "no rated life left" if p.years_remaining == 0 else
-            f"{p.years_remaining:.1f} years left at the measured rate ({p.method})")
+        # Judge on the most optimistic figure the counters' resolution allows: a 1 % indicator that ticked
+        # once in a short window must not raise an alarm on its own.
+        optimistic = p.years_high if p.bounds_of == "years_remaining" else p.years_remaining
+        if p.years_remaining == 0:
+            add(_lower_is_worse(0.0, t["years_remaining"]), "no rated life left")
+        elif optimistic is None:
+            facts.append(f"at least {p.years_low or 0:.1f} years left ({p.method}; upper bound not yet known)")
+        else:
+            add(_lower_is_worse(optimistic, t["years_remaining"]),
+                f"{p.years_remaining:.1f} years left at the measured rate (at most {optimistic:.1f}; {p.method})")
     elif p is not None and p.bounds_of == "years_remaining" and p.years_low is not None:
-        add(_lower_is_worse(p.years_low, t["years_remaining"]), f"at least {p.years_low:.1f} years left ({p.method})")
+        facts.append(f"at least {p.years_low:.1f} years left ({p.method})")
     if not findings and r.used_percent is None and r.kind == "ssd":
         facts.append("no wear indicator: judged on health only")
     findings.sort(key=lambda f: -_RANK[f[0]])

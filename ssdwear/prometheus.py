@@ -1,0 +1,148 @@
+"""Reports -> Prometheus text exposition format, and the node_exporter textfile (written atomically).
+
+Base units throughout (seconds, bytes, ratios); `_total` for counters. Labels: device, model, serial
+(and `source` / `method` where a figure depends on how it was reached).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Optional
+
+from .model import MINUTES_PER_YEAR, DriveReport
+
+SECONDS_PER_YEAR = MINUTES_PER_YEAR * 60  # 365 days, as the projections count a year
+TEXTFILE_NAME = "ssdwear.prom"
+
+# name -> (type, help)
+METRICS: dict[str, tuple[str, str]] = {
+    "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if reading it failed."),
+    "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
+    "ssdwear_used_saturated": ("gauge", "1 if the wear indicator saturated (the true wear is ssdwear_used_ratio "
+                                        "or more)."),
+    "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the measured wear rate."),
+    "ssdwear_life_remaining_lower_seconds": ("gauge", "Lower bound of the projected life remaining."),
+    "ssdwear_life_remaining_upper_seconds": ("gauge", "Upper bound of the projected life remaining (absent when "
+                                                      "no wear was seen yet)."),
+    "ssdwear_wear_rate_ratio_per_year": ("gauge", "Measured wear rate: fraction of rated endurance per 365 days."),
+    "ssdwear_timed_window_valid": ("gauge", "Intel timed workload: 1 if the E2h/E4h window is valid."),
+    "ssdwear_timed_window_seconds": ("gauge", "Intel timed workload: power-on time in the window (E4h)."),
+    "ssdwear_power_on_seconds_total": ("counter", "Power-on time of the drive."),
+    "ssdwear_host_written_bytes_total": ("counter", "Bytes written by the host."),
+    "ssdwear_host_read_bytes_total": ("counter", "Bytes read by the host."),
+    "ssdwear_nand_written_bytes_total": ("counter", "Bytes written to flash (NAND), where the drive reports it."),
+    "ssdwear_rated_written_bytes": ("gauge", "Rated write endurance (TBW) in bytes, where known."),
+    "ssdwear_available_spare_ratio": ("gauge", "NVMe available spare (1 = 100 %)."),
+    "ssdwear_available_spare_threshold_ratio": ("gauge", "NVMe available spare threshold (1 = 100 %)."),
+    "ssdwear_critical_warning": ("gauge", "NVMe critical warning bit field (0 = none)."),
+    "ssdwear_media_errors_total": ("counter", "NVMe media and data integrity errors / SCSI uncorrected errors."),
+    "ssdwear_smart_passed": ("gauge", "1 if the SMART overall-health self-assessment passed, 0 if it failed."),
+    "ssdwear_last_run_timestamp_seconds": ("gauge", "When ssdwear last read the drives (Unix time)."),
+    "ssdwear_drives": ("gauge", "Number of drives ssdwear looked at in its last run."),
+}
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _labels(pairs: Iterable[tuple[str, Optional[str]]]) -> str:
+    inner = ",".join(f'{key}="{_escape(value or "")}"' for key, value in pairs)
+    return "{" + inner + "}" if inner else ""
+
+
+def _fmt(value: float) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if float(value).is_integer() and abs(value) < 2**63:
+        return str(int(value))
+    return repr(float(value))
+
+
+def samples(r: DriveReport) -> list[tuple[str, str, float]]:
+    """(metric name, label string, value) for one drive."""
+    base = [("device", r.device), ("model", r.model), ("serial", r.serial)]
+    out: list[tuple[str, str, float]] = []
+
+    def put(name: str, value: Optional[float], extra: Sequence[tuple[str, Optional[str]]] = ()) -> None:
+        if value is not None:
+            if name.endswith("_seconds") or name.endswith("_seconds_total"):
+                value = round(value)
+            out.append((name, _labels([*base, *extra]), value))
+
+    put("ssdwear_read_ok", 0 if r.error else 1)
+    if r.error:
+        return out
+    if r.used_percent is not None:
+        put("ssdwear_used_ratio", r.used_percent / 100, [("source", r.used_source)])
+        put("ssdwear_used_saturated", 1 if r.used_at_least else 0)
+    p = r.projection
+    if p is not None:
+        method = [("method", p.method)]
+        remaining_low = p.years_low if p.bounds_of == "years_remaining" else None
+        remaining_high = p.years_high if p.bounds_of == "years_remaining" else None
+        for name, years in (("ssdwear_life_remaining_seconds", p.years_remaining),
+                            ("ssdwear_life_remaining_lower_seconds", remaining_low),
+                            ("ssdwear_life_remaining_upper_seconds", remaining_high)):
+            put(name, None if years is None else years * SECONDS_PER_YEAR, method)
+        put("ssdwear_wear_rate_ratio_per_year", None if p.percent_per_year is None else p.percent_per_year / 100,
+            method)
+    w = r.window
+    if w is not None and w.kind == "timed-workload":
+        put("ssdwear_timed_window_valid", 1 if w.valid else 0)
+        put("ssdwear_timed_window_seconds", None if w.minutes is None else w.minutes * 60)
+    put("ssdwear_power_on_seconds_total", None if r.power_on_hours is None else r.power_on_hours * 3600)
+    put("ssdwear_host_written_bytes_total", r.writes.host_bytes_written)
+    put("ssdwear_host_read_bytes_total", r.writes.host_bytes_read)
+    put("ssdwear_nand_written_bytes_total", r.writes.nand_bytes_written)
+    put("ssdwear_rated_written_bytes", r.writes.rated_bytes)
+    h = r.health
+    put("ssdwear_available_spare_ratio", None if h.available_spare_percent is None
+        else h.available_spare_percent / 100)
+    put("ssdwear_available_spare_threshold_ratio", None if h.available_spare_threshold_percent is None
+        else h.available_spare_threshold_percent / 100)
+    put("ssdwear_critical_warning", h.critical_warning)
+    put("ssdwear_media_errors_total", h.media_errors)
+    put("ssdwear_smart_passed", None if h.smart_passed is None else (1 if h.smart_passed else 0))
+    return out
+
+
+def exposition(reports: Sequence[DriveReport], now_unix: float) -> str:
+    """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order."""
+    by_name: dict[str, list[str]] = {name: [] for name in METRICS}
+    for r in reports:
+        for name, labels, value in samples(r):
+            by_name[name].append(f"{name}{labels} {_fmt(value)}")
+    by_name["ssdwear_last_run_timestamp_seconds"].append(f"ssdwear_last_run_timestamp_seconds {_fmt(now_unix)}")
+    by_name["ssdwear_drives"].append(f"ssdwear_drives {len(reports)}")
+    lines: list[str] = []
+    for name, (kind, text) in METRICS.items():
+        if by_name[name]:
+            lines += [f"# HELP {name} {text}", f"# TYPE {name} {kind}", *by_name[name]]
+    return "\n".join(lines) + "\n"
+
+
+def write_textfile(directory: Path, text: str) -> Path:
+    """Write DIR/ssdwear.prom atomically: a temporary file in DIR, fsync, rename over the old one.
+
+    node_exporter's textfile collector never sees a half-written file.
+    """
+    directory = Path(directory)
+    target = directory / TEXTFILE_NAME
+    fd, tmp = tempfile.mkstemp(prefix=".ssdwear.prom.", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return target

@@ -1,0 +1,215 @@
+"""Cron and fleets through the CLI: sample, history projections, check, config, textfile."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+
+from ssdwear.cli import App, cli
+from ssdwear.replay import ReplayRunner
+
+T0 = datetime(2026, 11, 1, tzinfo=timezone.utc)
+RATINGS = """\
+ratings:
+  - model: MZQLB1T9HAJR
+    tbw: 2733 TB
+    note: Samsung PM983 1.92 TB datasheet
+  - model: Samsung SSD 860 EVO 1TB
+    tbw: 600 TB
+"""
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+def invoke(args: list[str], app: App):
+    result = CliRunner().invoke(cli, args, obj=app)
+    assert "Traceback" not in result.output + result.stderr
+    return result
+
+
+@pytest.fixture
+def fleet(tmp_path: Path):
+    clock = Clock()
+    app = App(runner=ReplayRunner(FIXTURES / "fleet"), clock=clock)
+    return app, clock
+
+
+def test_two_samples_give_history_projections_for_nvme_and_ata(fleet, tmp_path: Path) -> None:
+    app, clock = fleet
+    config = tmp_path / "ssdwear.yaml"
+    config.write_text(RATINGS)
+    app.config_file = str(config)
+    first = invoke(["sample"], app)
+    assert first.exit_code == 0 and first.output == ""  # quiet on success
+    clock.now += timedelta(hours=24)
+    assert invoke(["sample"], app).exit_code == 0
+    clock.now += timedelta(hours=24)
+    report = invoke(["report", "--format", "json"], app)
+    drives = {d["device"]: d for d in json.loads(report.stdout)["drives"]}
+    nvme, ata = drives["/dev/nvme0"], drives["/dev/sda"]
+    for d in (nvme, ata):
+        assert d["projection"]["method"] == "history:host_bytes_written", d["notes"]
+        assert d["window"]["kind"] == "history" and d["readings"] == 3
+    # PM983: 1,000,000 data units (512 GB) a day against 2,733 TB.
+    assert nvme["projection"]["percent_per_year"] == pytest.approx(512e9 * 365 / 2733e12 * 100, rel=1e-3)
+    assert nvme["writes"]["host_bytes_per_day"] == pytest.approx(512e9, rel=1e-6)
+    # 860 EVO: 200 GB a day against 600 TB, 50.4 TB written.
+    assert ata["projection"]["percent_per_year"] == pytest.approx(200e9 * 365 / 600e12 * 100, rel=1e-3)
+    assert ata["projection"]["years_remaining"] == pytest.approx((100 - 50.4 / 6) / (200e9 * 365 / 6e12),
+                                                                 rel=1e-2)
+
+
+def test_without_ratings_a_short_history_keeps_the_lifetime_average(fleet) -> None:
+    app, clock = fleet
+    invoke(["sample"], app)
+    clock.now += timedelta(hours=24)
+    invoke(["sample"], app)
+    clock.now += timedelta(hours=24)
+    d = json.loads(invoke(["report", "--format", "json"], app).stdout)["drives"][0]
+    assert d["projection"]["method"] == "lifetime-average"
+    assert any("bound the wear rate only" in n for n in d["notes"])
+
+
+def test_sample_names_the_failing_drive_and_exits_non_zero(tmp_path: Path) -> None:
+    import shutil
+
+    folder = tmp_path / "machine"
+    shutil.copytree(FIXTURES / "fleet", folder)
+    for f in folder.glob("*_dev_sda*"):
+        f.unlink()
+    result = invoke(["sample"], App(runner=ReplayRunner(folder)))
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith("ssdwear: /dev/sda: ")
+
+
+def test_sample_refuses_a_corrupt_database_and_leaves_it(tmp_path: Path, monkeypatch) -> None:
+    db = tmp_path / "broken.db"
+    db.write_bytes(b"not sqlite at all" * 100)
+    result = invoke(["--db", str(db), "sample"], App(runner=ReplayRunner(FIXTURES / "fleet")))
+    assert result.exit_code == 1 and "left untouched" in result.stderr
+    assert db.read_bytes() == b"not sqlite at all" * 100
+
+
+def test_history_command_formats(fleet) -> None:
+    app, clock = fleet
+    for _ in range(3):
+        invoke(["sample"], app)
+        clock.now += timedelta(hours=24)
+    csv = invoke(["history", "S436NA0M000001", "--format", "csv"], app)
+    lines = csv.stdout.splitlines()
+    assert lines[0].startswith("at,power_on_hours,used_percent") and len(lines) == 4
+    doc = json.loads(invoke(["history", "/dev/sda", "--format", "json"], app).stdout)
+    assert doc["drive"]["serial"] == "S3Z9NB0K000001X" and len(doc["samples"]) == 3
+    chart = invoke(["history", "S436NA0M000001"], app).stdout
+    assert "Wear used" in chart and "Host writes (TB)" in chart and "█" in chart
+    missing = invoke(["history", "NOPE"], app)
+    assert missing.exit_code == 1 and "no drive matching 'NOPE'" in missing.stderr
+
+
+# -- check (Nagios) --------------------------------------------------------------------------------
+
+
+def check(args: list[str], folder: str = "intel", config: str | None = None, tmp_path: Path | None = None):
+    app = App(runner=ReplayRunner(FIXTURES / folder), clock=lambda: T0, no_history=True)
+    if config is not None and tmp_path is not None:
+        path = tmp_path / "c.yaml"
+        path.write_text(config)
+        app.config_file = str(path)
+    return invoke(["check", *args], app)
+
+
+def test_check_ok_with_perfdata(tmp_path: Path) -> None:
+    result = check([], config="represents: 1d\n", tmp_path=tmp_path)
+    assert result.exit_code == 0
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("SSDWEAR OK - 4 drives OK, least life left: /dev/sdb 4.6 years | ")
+    assert "'used_CVPR0000SEED710'=0%;80;100;0; 'years_left_CVPR0000SEED710'=18.70;2:;0.5:;0;" in first
+    assert "'tbw_used_CVPR0000SEED710'=0.01%;80;100;0;" in first
+    assert len(result.stdout.splitlines()) == 5  # status line + one line per drive
+
+
+def test_check_warning_from_flags(tmp_path: Path) -> None:
+    result = check(["--warning-years", "5"], config="represents: 1d\n", tmp_path=tmp_path)
+    assert result.exit_code == 1
+    assert result.stdout.startswith("SSDWEAR WARNING - 1 of 4 drives: /dev/sdb INTEL SSDSA2CW120G3")
+    assert "'years_left_CVPR0000SEED320'=4.60;5:;0.5:;0;" in result.stdout
+
+
+def test_check_critical_from_config_thresholds(tmp_path: Path) -> None:
+    result = check([], config="represents: 1d\nthresholds:\n  years_remaining: {warning: 30, critical: 20}\n",
+                   tmp_path=tmp_path)
+    assert result.exit_code == 2 and result.stdout.startswith("SSDWEAR CRITICAL - ")
+
+
+def test_check_critical_on_a_failing_nvme() -> None:
+    result = check(["/dev/nvme1", "-d", "nvme"], folder="qemu")
+    assert result.exit_code == 2
+    assert "SMART overall-health self-assessment: FAILED" in result.stdout
+
+
+@pytest.mark.parametrize("args", [["--warning-years", "soon"], ["--bogus"],
+                                  ["--warning-years", "1", "--critical-years", "2"]])
+def test_check_usage_errors_are_unknown(args: list[str]) -> None:
+    result = check(args)
+    assert result.exit_code == 3 and result.stdout.startswith("SSDWEAR UNKNOWN - ")
+    assert len(result.stdout.strip().splitlines()) == 1
+
+
+def test_check_unreadable_drive_is_unknown(tmp_path: Path) -> None:
+    result = check(["/dev/sdz", "-d", "sat"])
+    assert result.exit_code == 3 and "cannot read" in result.stdout
+
+
+# -- configuration ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text,where", [
+    ("workers: many\n", "c.yaml:1: workers: expected a whole number"),
+    ("thresholds:\n  years_remaining:\n    warn: 1\n", "c.yaml:3: thresholds.years_remaining.warn"),
+    ("ratings:\n  - model: X\n", "c.yaml:2: ratings[0]: needs 'tbw'"),
+    ("devices: [\n", "c.yaml:2: not valid YAML"),
+    ("colour: red\n", "c.yaml:1: colour: unknown key"),
+])
+def test_bad_config_is_one_line_naming_file_line_and_key(tmp_path: Path, text: str, where: str) -> None:
+    config = tmp_path / "c.yaml"
+    config.write_text(text)
+    result = invoke(["--config", str(config), "report"], App(runner=ReplayRunner(FIXTURES / "intel")))
+    assert result.exit_code == 1
+    assert len(result.stderr.strip().splitlines()) == 1 and where in result.stderr
+
+
+def test_config_devices_and_textfile_dir(tmp_path: Path) -> None:
+    textfile = tmp_path / "prom"
+    textfile.mkdir()
+    config = tmp_path / "c.yaml"
+    config.write_text(f"devices:\n  - {{device: /dev/nvme0, type: nvme}}\ntextfile_dir: {textfile}\n")
+    runner = ReplayRunner(FIXTURES / "fleet")
+    result = invoke(["--config", str(config), "sample"], App(runner=runner))
+    assert result.exit_code == 0
+    assert [c[-1] for c in runner.calls] == ["/dev/nvme0"]  # no scan: the config names the drives
+    assert "ssdwear_used_ratio" in (textfile / "ssdwear.prom").read_text()
+
+
+def test_missing_explicit_config_is_an_error(tmp_path: Path) -> None:
+    result = invoke(["--config", str(tmp_path / "none.yaml"), "report"], App(runner=ReplayRunner(FIXTURES / "intel")))
+    assert result.exit_code == 1 and "no such config file" in result.stderr
+
+
+def test_the_shipped_example_config_loads_and_states_the_defaults() -> None:
+    from conftest import ROOT
+
+    from ssdwear import config
+
+    loaded = config.load([ROOT / "contrib" / "config.yaml.example"])
+    assert loaded.thresholds == config.DEFAULT_THRESHOLDS
