@@ -219,3 +219,30 @@ def test_every_command_has_help_with_an_example() -> None:
     for name, command in cli.commands.items():
         assert command.help, name
         assert "Example" in command.help, name
+
+
+def test_forced_reset_rejected_by_the_drive_is_a_clear_error() -> None:
+    # Recorded in QEMU: an emulated SATA disk with an Intel model string aborts the vendor command.
+    runner = ReplayRunner(FIXTURES / "qemu")
+    refused = run(["start", "/dev/sdb", "-d", "sat"], App(runner=runner, clock=lambda: T0))
+    assert refused.exit_code == 4 and "does not report the timed-workload attributes" in refused.stderr
+    assert not any("vendor,0x40" in c for c in runner.calls)
+    result = run(["start", "/dev/sdb", "-d", "sat", "--force"], App(runner=runner, clock=lambda: T0))
+    assert result.exit_code == 5
+    line = [x for x in result.stderr.splitlines() if "/dev/sdb" in x]
+    assert len(line) == 1 and "rejected the timer reset" in line[0] and "aborted command" in line[0]
+
+
+def test_smartctl_is_found_in_sbin_when_path_lacks_it() -> None:
+    """As under cron or systemd: a fresh process whose PATH has no sbin directory."""
+    import shutil
+    import subprocess
+    import sys
+
+    if not shutil.which("smartctl", path="/usr/sbin:/sbin"):
+        pytest.skip("smartctl is not installed in /usr/sbin or /sbin")
+    code = "from ssdwear.smart import locate_smartctl; print(locate_smartctl(None))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                            env={"PATH": "/nonexistent", "PYTHONPATH": str(FIXTURES.parent)})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() in ("/usr/sbin/smartctl", "/sbin/smartctl")
