@@ -185,7 +185,9 @@ def table(reports: Sequence[DriveReport], title: Optional[str] = None, width: Op
         rate = "-" if p is None or p.percent_per_year is None else f"{p.percent_per_year:.3g}"
         t.add_row(Text(f"{who}\n{device} ({r.interface}{', ' + r.kind if r.kind != 'unknown' else ''})"),
                   fmt_used(r), fmt_window(r.window), rate, years_left(p), years_new(p),
-                  human_bytes(r.writes.host_bytes_written))
+                  human_bytes(r.writes.host_bytes_written) + (
+                      f"\n+{human_bytes(r.writes.host_bytes_per_day)}/day"
+                      if r.writes.host_bytes_per_day is not None else ""))
         label = f"{device} {r.serial or ''}".strip()
         if p is not None:
             lines.append(Text(f"{label}: projection by {p.method}: {p.basis}", style="dim"))
