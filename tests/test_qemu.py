@@ -102,7 +102,7 @@ def test_samples_record_exactly_the_bytes_written(vm: Path) -> None:
         rc, stdout, stderr = out(vm, name)
         assert rc == 0 and stdout == "", stderr  # quiet on success
     samples = json.loads(out(vm, "history")[1])["samples"]
-    assert len(samples) == 4  # report1, sample1, sample2, report2: every live read is remembered
+    assert len(samples) == 5  # report1, sample1, sample2, report2, table: every live read is remembered
     before = json.loads(out(vm, "smart_before")[1])["nvme_smart_health_information_log"]
     after = json.loads(out(vm, "smart_after")[1])["nvme_smart_health_information_log"]
     first, second = samples[1]["host_bytes_written"], samples[2]["host_bytes_written"]  # sample1, sample2
