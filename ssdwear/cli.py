@@ -85,7 +85,8 @@ class App:
                 return ReplayRunner(Path(replay))
             from .smart import SmartctlRunner, locate_smartctl
 
-            return SmartctlRunner(locate_smartctl(self.smartctl or cfg.smartctl), cfg.smartctl_timeout)
+            return SmartctlRunner(locate_smartctl(self.smartctl or cfg.smartctl), cfg.smartctl_timeout,
+                                  options=cfg.smartctl_options)
 
         return Session(config=cfg, runner_factory=factory, db_path=db_path, clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,

@@ -47,6 +47,7 @@ class DeviceSpec:
 class Config:
     smartctl: Optional[str] = None
     smartctl_timeout: float = 60.0
+    smartctl_options: tuple[str, ...] = ()
     workers: int = 8
     wake: bool = False
     devices: tuple[DeviceSpec, ...] = ()
@@ -59,7 +60,7 @@ class Config:
     files: tuple[str, ...] = ()  # the files that were read
 
 
-KNOWN_KEYS = ("smartctl", "smartctl_timeout", "workers", "wake", "devices", "db", "textfile_dir",
+KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
               "history_window", "represents", "thresholds", "ratings")
 
 
@@ -104,6 +105,9 @@ def _merge(config: Config, path: Path) -> Config:
             raise reader.error(key_node, key, f"unknown key; known keys: {', '.join(KNOWN_KEYS)}")
         if key in ("smartctl", "db", "textfile_dir"):
             updates[key] = reader.string(value, key)
+        elif key == "smartctl_options":
+            updates[key] = tuple(reader.string(item, f"{key}[{i}]") for i, item in
+                                 enumerate(reader.sequence(value, key)))
         elif key == "smartctl_timeout":
             updates[key] = reader.number(value, key, minimum=0.1)
         elif key == "workers":

@@ -111,18 +111,20 @@ def locate_smartctl(explicit: Optional[str] = None) -> str:
 class SmartctlRunner:
     """Runs the real smartctl through pySMART, one fresh pySMART runner per call, with a timeout."""
 
-    def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S, sudo: bool = False) -> None:
+    def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S, sudo: bool = False,
+                 options: Sequence[str] = ()) -> None:
         self.path = path
         self.timeout_s = timeout_s
         self.sudo = sudo
+        self.options = list(options)  # extra arguments before every call (config smartctl_options)
         self._smartctl_class = _timed_smartctl_class()
 
     def run(self, args: Sequence[str]) -> CallResult:
-        runner = self._smartctl_class(smartctl_path=self.path, options=[], sudo=self.sudo)
+        runner = self._smartctl_class(smartctl_path=self.path, options=self.options, sudo=self.sudo)
         runner.timeout_s = self.timeout_s
         started = time.monotonic()
         try:
-            runner.generic_call(list(args))
+            runner.generic_call(list(args), pass_options=bool(self.options))
         except subprocess.TimeoutExpired:
             raise DriveError(args[-1] if args else "smartctl",
                              f"smartctl did not answer within {self.timeout_s:g} s and was killed "

@@ -213,3 +213,13 @@ def test_the_shipped_example_config_loads_and_states_the_defaults() -> None:
 
     loaded = config.load([ROOT / "contrib" / "config.yaml.example"])
     assert loaded.thresholds == config.DEFAULT_THRESHOLDS
+
+
+def test_config_smartctl_options_reach_the_real_smartctl(fake_smartctl, tmp_path: Path) -> None:
+    smartctl, log = fake_smartctl(FIXTURES / "intel")
+    config = tmp_path / "c.yaml"
+    config.write_text('smartctl_options: ["-T", "permissive"]\n')
+    result = invoke(["--smartctl", str(smartctl), "--config", str(config), "report", "/dev/sda", "-d", "sat"],
+                    App())
+    assert log.read_text().splitlines() == ["-T permissive --json=c -x -n standby -d sat /dev/sda"]
+    assert result.exit_code == 1  # the fake has no recording for that argv: the drive could not be read
