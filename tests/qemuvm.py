@@ -15,7 +15,7 @@ How it works:
 * ``run_vm(drives, script)`` boots that kernel under pure software emulation (TCG; KVM is never used)
   with the given drives backed by sparse raw files. The guest shares the host's ``/`` read-only over 9p,
   puts a RAM-backed overlay on top of it (so every path is writable and writes vanish at power-off),
-  mounts fresh (empty) tmpfs on ``/tmp``, ``/run`` and ssdwear's state and config directories
+  mounts fresh (empty) tmpfs on ``/run`` and ssdwear's state and config directories
   (``/var/lib/ssdwear``, ``/etc/ssdwear``, ``~root/.config/ssdwear``, ``~root/.local/share/ssdwear``),
   bind-mounts ``/proc``, ``/sys`` and ``/dev`` and runs the caller's script with ``/bin/sh`` inside
   ``chroot`` of that tree: the host's python3, its installed packages (``pip install -e .``) and its
@@ -228,7 +228,6 @@ mkdir -p /rw/upper /rw/work
 mount -t overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work overlay /host \
     || die "cannot mount the overlay on /host"
 for d in proc sys dev; do mount --bind "/$d" "/host/$d" || die "cannot bind /$d"; done
-mount -t tmpfs -o mode=1777 tmpfs /host/tmp
 mount -t tmpfs -o mode=0755 tmpfs /host/run
 mkdir -p /host/dev/pts /host/dev/shm /host/vmout /host/run/ssdwear-vm
 mount -t devpts devpts /host/dev/pts
@@ -751,7 +750,8 @@ def run_vm(
     ``guest_script`` runs as root in ``chroot`` of the host's ``/`` (read-only, with a RAM overlay), with
     ``cwd=/``, stdin from /dev/null, and stdout/stderr on the console. Its environment is
     PATH (the host's), HOME=/root, LANG=C.UTF-8, TERM=dumb, SSDWEAR_VM_OUT=/vmout, plus ``env``.
-    ``/tmp``, ``/run`` and each of ``fresh_dirs`` start empty. Files it writes under /vmout appear in
+    ``/run`` and each of ``fresh_dirs`` start empty (``/tmp`` is the host's, through the overlay, so a
+    checkout or virtualenv under /tmp works in the guest). Files it writes under /vmout appear in
     ``VmResult.outdir`` on the host; files put into ``workdir/out`` before the call are visible there too.
 
     ``workdir`` (default: a new temporary directory, left in place for the caller) receives
