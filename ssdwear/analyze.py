@@ -63,18 +63,15 @@ def _counters(r: Reading) -> list[Optional[float]]:
     """Counters that never decrease on one drive (None where unknown)."""
     s, w = r.snap, r.report.writes
     nvme = s.nvme
-    timer_ok = vendors.has_timed_workload(s)
-    e2 = _raw(s, 226) if timer_ok else None
     return [s.power_on_hours if s.power_on_hours_trusted else None, s.power_cycles, w.host_bytes_written,
             w.host_bytes_read, w.nand_bytes_written, nvme.data_units_read if nvme else None,
-            nvme.data_units_written if nvme else None, e2, _raw(s, 228) if timer_ok else None]
+            nvme.data_units_written if nvme else None, _timer(s, 226), _timer(s, 228)]
 
 
-def _raw(snap: Snapshot, attr_id: int) -> Optional[float]:
-    attr = snap.attr(attr_id)
-    if attr is None or attr.raw is None or attr.raw in TIMER_SENTINELS:
-        return None
-    return float(attr.raw)
+def _timer(snap: Snapshot, attr_id: int) -> Optional[float]:
+    """A timed-workload raw value once it counts (None for 65535 and on drives without the timed workload)."""
+    raw = vendors.timed_raw(snap, attr_id)
+    return None if raw is None or raw in TIMER_SENTINELS else float(raw)
 
 
 def _follows(earlier: Reading, later: Reading) -> bool:
@@ -121,7 +118,7 @@ def _series_values(chain: Sequence[Reading]) -> Optional[tuple[str, list[float],
     # Intel E2h: 1/1024 % steps, usable while no reset happened between readings and the timer is trusted.
     windows = [r.report.window for r in chain]
     if all(w is not None and w.kind == "timed-workload" and w.valid and w.wear_steps is not None for w in windows):
-        e4 = [_raw(r.snap, 228) for r in chain]
+        e4 = [_timer(r.snap, 228) for r in chain]
         if all(x is not None for x in e4) and all(b >= a for a, b in zip(e4, e4[1:])):  # type: ignore[operator]
             steps = [float(w.wear_steps) for w in windows if w is not None and w.wear_steps is not None]
             return ("intel_e2h_workload_media_wear", clock, [s / E2H_STEPS_PER_PERCENT for s in steps],

@@ -16,12 +16,9 @@ GRACE_MINUTES = 120
 
 
 def window_minutes(outcome: Any) -> Optional[int]:
-    if not isinstance(outcome, Snapshot) or not vendors.has_timed_workload(outcome):
-        return None
-    attr = outcome.attr(228)
-    if attr is None or attr.raw is None or attr.raw in TIMER_SENTINELS:
-        return None
-    return attr.raw
+    """E4h once it counts (None while it reads 65535, and for drives without the timed workload)."""
+    e4 = vendors.timed_raw(outcome, 228) if isinstance(outcome, Snapshot) else None
+    return None if e4 is None or e4 in TIMER_SENTINELS else e4
 
 
 def run_measure(session: Any, targets: Sequence[tuple[str, Optional[str]]], duration: float, poll: float,

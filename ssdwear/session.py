@@ -214,12 +214,6 @@ class StartResult:
 
 
 def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
-    def raw(attr_id: int) -> Optional[int]:
-        if not vendors.has_timed_workload(snap):
-            return None
-        attr = snap.attr(attr_id)
-        return None if attr is None else attr.raw
-
     return Sample(
         at=at,
         power_on_hours=report.power_on_hours,
@@ -228,9 +222,9 @@ def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
         host_bytes_written=report.writes.host_bytes_written,
         host_bytes_read=report.writes.host_bytes_read,
         nand_bytes_written=report.writes.nand_bytes_written,
-        e2h=raw(226),
-        e3h=raw(227),
-        e4h=raw(228),
+        e2h=vendors.timed_raw(snap, 226),
+        e3h=vendors.timed_raw(snap, 227),
+        e4h=vendors.timed_raw(snap, 228),
         available_spare=report.health.available_spare_percent,
         media_errors=report.health.media_errors,
     )

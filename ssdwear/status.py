@@ -30,8 +30,7 @@ def status_rows(session: Any, outcomes: Sequence[smart.Outcome]) -> list[dict[st
         e4: Optional[int] = None
         valid: Optional[bool] = None
         if vendors.has_timed_workload(snap):
-            attr = snap.attr(228)
-            e4 = attr.raw if attr is not None else None
+            e4 = vendors.timed_raw(snap, 228)
             if e4 is None or e4 in TIMER_SENTINELS:
                 valid = False
                 reason = (f"timer reset: E4h reads 65535 until {VALID_AFTER_MINUTES} power-on minutes have "

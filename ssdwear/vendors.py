@@ -99,6 +99,14 @@ def has_timed_workload(snap: Snapshot) -> bool:
     return True
 
 
+def timed_raw(snap: Snapshot, attr_id: int) -> Optional[int]:
+    """Raw value of 226/227/228 on a drive that carries the timed workload; None on every other drive."""
+    if not has_timed_workload(snap):
+        return None
+    attr = snap.attr(attr_id)
+    return None if attr is None else attr.raw
+
+
 def reset_refusal(snap: Snapshot) -> Optional[str]:
     """Why ssdwear must not send `-t vendor,0x40` to this drive; None when the reset is documented for it."""
     what = snap.model or "this drive"
