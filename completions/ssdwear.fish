@@ -6,7 +6,7 @@ complete -c ssdwear -n '__fish_use_subcommand' -l config -r -F -d 'Extra config 
 complete -c ssdwear -n '__fish_use_subcommand' -l db -r -F -d 'History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.d'
 complete -c ssdwear -n '__fish_use_subcommand' -l no-history -d 'Neither read nor write the history database'
 complete -c ssdwear -n '__fish_use_subcommand' -l timeout -r -d 'Per smartctl call (default 60)'
-complete -c ssdwear -n '__fish_use_subcommand' -l workers -r -d 'Drives read in parallel (default 8)'
+complete -c ssdwear -n '__fish_use_subcommand' -l workers -r -d 'Drives read in parallel (default 64)'
 complete -c ssdwear -n '__fish_use_subcommand' -l wake -l no-wake -d 'Spin up drives in standby to read them (default: no, a sleeping drive '
 complete -c ssdwear -n '__fish_use_subcommand' -l replay -r -F -d 'Answer smartctl calls from recorded outputs in DIR instead of running '
 complete -c ssdwear -n '__fish_use_subcommand' -l fallback-replay -r -F -d 'When this machine has no SMART drive or no smartctl, report the record'

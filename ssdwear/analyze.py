@@ -15,9 +15,8 @@ from typing import Optional
 from . import assess as assess_mod
 from . import vendors, wear
 from .errors import ParseError
-from .model import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, DriveReport, Snapshot, Window
+from .model import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, DriveReport, Snapshot, Window, drive_key
 from .parse import parse_output
-from .store import drive_key
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 # Host byte counters from ATA Device Statistics wrap at 2^32 sectors on some firmwares (Crucial MX500):

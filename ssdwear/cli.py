@@ -174,7 +174,7 @@ def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
               "/var/lib/ssdwear/history.db as root, else ~/.local/share/ssdwear/history.db.")
 @click.option("--no-history", is_flag=True, help="Neither read nor write the history database.")
 @click.option("--timeout", type=float, metavar="SECONDS", help="Per smartctl call (default 60).")
-@click.option("--workers", type=click.IntRange(1, 256), metavar="N", help="Drives read in parallel (default 8).")
+@click.option("--workers", type=click.IntRange(1, 256), metavar="N", help="Drives read in parallel (default 64).")
 @click.option("--wake/--no-wake", default=None, help="Spin up drives in standby to read them (default: no, "
               "a sleeping drive is reported as such).")
 @click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), help="Answer smartctl calls from "

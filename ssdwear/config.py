@@ -48,7 +48,7 @@ class Config:
     smartctl: Optional[str] = None
     smartctl_timeout: float = 60.0
     smartctl_options: tuple[str, ...] = ()
-    workers: int = 8
+    workers: int = 64  # smart.DEFAULT_WORKERS (not imported: config must not pull in the smartctl module)
     wake: bool = False
     devices: tuple[DeviceSpec, ...] = ()
     db: Optional[str] = None

@@ -269,3 +269,12 @@ class Sample:
     e4h: Optional[int] = None
     available_spare: Optional[int] = None
     media_errors: Optional[int] = None
+
+
+def drive_key(model: Optional[str], serial: Optional[str], wwn: Optional[str]) -> Optional[str]:
+    """A drive's identity: model + serial (else WWN). None when the drive cannot be identified."""
+    if serial:
+        return f"{(model or '').strip()}|{serial.strip()}"
+    if wwn:
+        return f"wwn:{wwn}"
+    return None

@@ -10,15 +10,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from . import assess as assess_mod
 from . import history as history_mod
 from . import smart, vendors
 from .config import Config, DeviceSpec
 from .errors import DriveError, SsdwearError, StoreError
-from .model import DriveReport, Sample, Snapshot
-from .store import Store, drive_key
+from .model import DriveReport, Sample, Snapshot, drive_key
+
+if TYPE_CHECKING:
+    from .store import Store
 
 Clock = Callable[[], datetime]
 
@@ -37,7 +39,7 @@ class Session:
     origin: str = "live"
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     _runner: Optional[smart.Runner] = None
-    _store: Optional[Store] = None
+    _store: Optional[Store] = None  # opened on first use: sqlite3 is not imported by runs without history
     _store_failed: bool = False
 
     # -- plumbing ------------------------------------------------------------------------------
@@ -51,6 +53,8 @@ class Session:
     def store(self, required: bool = False) -> Optional[Store]:
         """The history store, opened on first use. Optional uses degrade to a warning when it fails."""
         if self._store is None and self.db_path is not None and not self._store_failed:
+            from .store import Store
+
             try:
                 self._store = Store.open(self.db_path)
             except StoreError as exc:

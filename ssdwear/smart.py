@@ -32,6 +32,9 @@ from .model import Snapshot
 from .parse import parse_output, parse_scan
 
 DEFAULT_TIMEOUT_S = 60.0
+# Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its
+# slowest drive; lower it (config `workers`, --workers) for controllers that dislike concurrent commands.
+DEFAULT_WORKERS = 64
 SBIN_DIRS = ("/usr/sbin", "/sbin", "/usr/local/sbin", "/usr/bin", "/bin", "/usr/local/bin")
 
 BIT_CMDLINE, BIT_OPEN, BIT_COMMAND = 0x01, 0x02, 0x04
@@ -265,7 +268,7 @@ def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> Call
 Outcome = Union[Snapshot, DriveError]
 
 
-def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], workers: int = 8,
+def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], workers: int = DEFAULT_WORKERS,
               wake: bool = False, reader: Optional[Callable[..., Snapshot]] = None) -> list[Outcome]:
     """Read drives in parallel with a bounded pool; a drive that fails is returned as its DriveError."""
     read = reader or read_drive

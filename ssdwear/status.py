@@ -8,8 +8,7 @@ from typing import Any, Optional
 from . import smart, vendors
 from .assess import VALID_AFTER_MINUTES
 from .errors import DriveError
-from .model import TIMER_SENTINELS
-from .store import drive_key
+from .model import TIMER_SENTINELS, drive_key
 from .units import human_minutes
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
@@ -94,15 +95,6 @@ def _dt(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
-def drive_key(model: Optional[str], serial: Optional[str], wwn: Optional[str]) -> Optional[str]:
-    """A drive's identity: model + serial (else WWN). None when the drive cannot be identified."""
-    if serial:
-        return f"{(model or '').strip()}|{serial.strip()}"
-    if wwn:
-        return f"wwn:{wwn}"
-    return None
-
-
 class Store:
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.db = db
@@ -132,7 +124,7 @@ class Store:
                                  check_same_thread=False)
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             store = cls(db, path)
-            store._prepare(fresh=not exists)
+            store._prepare_waiting()
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"history database {path} is unusable ({exc}); it was left untouched: "
                              "move it away or pass --db") from None
@@ -140,7 +132,24 @@ class Store:
             raise StoreError(f"cannot open history database {path}: {exc}") from None
         return store
 
-    def _prepare(self, fresh: bool) -> None:
+    def _prepare_waiting(self) -> None:
+        """_prepare, waiting out another process that is creating or migrating the same file.
+
+        Switching the journal to WAL takes an exclusive lock and SQLite may report "database is locked"
+        at once instead of calling the busy handler, so the whole preparation is retried.
+        """
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._prepare()
+                return
+            except sqlite3.OperationalError as exc:
+                text = str(exc).lower()
+                if ("locked" not in text and "busy" not in text) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def _prepare(self) -> None:
         db = self.db
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -170,7 +179,8 @@ class Store:
                     db.execute("INSERT INTO ssdwear_migrations VALUES (?, strftime('%s','now'))", (name,))
             db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             raise
 
     def close(self) -> None:
@@ -192,7 +202,8 @@ class Store:
                 result = fn(db)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
         except sqlite3.OperationalError as exc:
             raise StoreError(f"cannot write to {self.path}: {exc}") from None
