@@ -73,8 +73,11 @@ class App:
             overrides["wake"] = self.wake
         cfg = replace(cfg, **overrides) if overrides else cfg
         replay = replay_dir or self.replay
-        db_path = None if self.no_history else Path(self.db or os.environ.get("SSDWEAR_DB") or cfg.db
-                                                    or default_db_path())
+        explicit_db = self.db or os.environ.get("SSDWEAR_DB")
+        if self.no_history or (replay and not explicit_db):
+            db_path = None  # recorded drives stay out of this machine's history unless a database is named
+        else:
+            db_path = Path(explicit_db or cfg.db or default_db_path())
 
         def factory() -> Any:
             if self.runner is not None and not replay_dir:
@@ -178,7 +181,8 @@ def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--wake/--no-wake", default=None, help="Spin up drives in standby to read them (default: no, "
               "a sleeping drive is reported as such).")
 @click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), help="Answer smartctl calls from "
-              "recorded outputs in DIR instead of running smartctl (tests, demos).")
+              "recorded outputs in DIR instead of running smartctl (tests, demos); the history is used only "
+              "with --db or SSDWEAR_DB.")
 @click.option("--fallback-replay", metavar="DIR", type=click.Path(file_okay=False), help="When this machine has "
               "no SMART drive or no smartctl, report the recorded outputs in DIR instead, and say so.")
 @click.version_option(__version__, prog_name="ssdwear")

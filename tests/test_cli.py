@@ -246,3 +246,14 @@ def test_smartctl_is_found_in_sbin_when_path_lacks_it() -> None:
                             env={"PATH": "/nonexistent", "PYTHONPATH": str(FIXTURES.parent)})
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() in ("/usr/sbin/smartctl", "/sbin/smartctl")
+
+
+def test_replayed_drives_stay_out_of_the_default_history(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("SSDWEAR_DB")
+    monkeypatch.setattr("ssdwear.paths.default_db_path", lambda: tmp_path / "default.db")
+    assert run(["--replay", str(INTEL), "report"]).exit_code == 0
+    assert run(["--replay", str(INTEL), "sample"]).exit_code == 1  # sample needs a history: none is named
+    assert not (tmp_path / "default.db").exists()
+    named = tmp_path / "named.db"
+    assert run(["--replay", str(INTEL), "--db", str(named), "sample"]).exit_code == 0
+    assert named.exists()
