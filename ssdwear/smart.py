@@ -188,14 +188,23 @@ SCAN_ARGS = ["--scan-open", "--json=c"]
 SCAN_ARGS_TEXT = ["--scan-open"]
 
 
-def _text(result: CallResult) -> str:
-    return (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
+def _said(result: CallResult) -> str:
+    """What smartctl said about the failure: its JSON messages, else its text lines (never the argv)."""
+    try:
+        messages = list(parse_output(result.stdout, source="smartctl").messages)
+    except ParseError:
+        messages = []
+    if not messages:
+        text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
+        messages = [line.strip() for line in text.splitlines()
+                    if line.strip() and not line.startswith(("smartctl ", "Copyright", "{", "Use smartctl -h"))]
+    return "; ".join(dict.fromkeys(messages))[:300]
 
 
 def _open_failure(device: str, result: CallResult) -> DriveError:
-    text = _text(result)
-    lower = text.lower()
-    if "standby" in lower or "sleep mode" in lower or "idle mode" in lower:
+    said = _said(result)
+    lower = said.lower()
+    if "standby" in lower or "sleep mode" in lower or "idle mode" in lower or "low-power" in lower:
         return DriveError(device, "drive is in standby and was not woken (smartctl -n standby); "
                                   "use --wake to spin it up and read it anyway", kind="standby")
     if "permission denied" in lower or "operation not permitted" in lower:
@@ -204,19 +213,15 @@ def _open_failure(device: str, result: CallResult) -> DriveError:
     if "no such device" in lower or "no such file" in lower or "does not exist" in lower:
         return DriveError(device, "no such device (it vanished, or the name is wrong; see ssdwear scan)",
                           kind="missing")
-    detail = _first_message(text) or "unknown reason"
-    return DriveError(device, f"smartctl could not open the device: {detail}", kind="read")
+    return DriveError(device, f"smartctl could not open the device: {said or 'no reason given'}", kind="read")
 
 
-def _first_message(text: str) -> Optional[str]:
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith(("smartctl ", "Copyright", "{", "}")):
-            continue
-        if any(word in line.lower() for word in ("fail", "error", "denied", "unable", "unknown", "invalid",
-                                                  "not supported", "aborted", "please specify")):
-            return line[:200]
-    return None
+def _command_line_failure(device: str, result: CallResult) -> DriveError:
+    said = _said(result)
+    if "unable to detect device type" in said.lower():
+        return DriveError(device, f"smartctl cannot tell what kind of device this is ({said}): check the name "
+                                  "(ssdwear scan lists the drives) or give its type with -d", kind="missing")
+    return DriveError(device, f"smartctl rejected the command line: {said or 'no reason given'}", kind="read")
 
 
 def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, wake: bool = False) -> Snapshot:
@@ -225,8 +230,7 @@ def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, w
     if result.status & BIT_CMDLINE and b"UNRECOGNIZED OPTION" in result.stdout + result.stderr:
         result = runner.run(read_args(device, device_type, json=False, wake=wake))  # smartctl < 7.0
     if result.status & BIT_CMDLINE:
-        raise DriveError(device, f"smartctl rejected the command line: {_first_message(_text(result)) or ''}"
-                         .rstrip(": "), kind="read")
+        raise _command_line_failure(device, result)
     if result.status & BIT_OPEN:
         raise _open_failure(device, result)
     try:
@@ -237,7 +241,7 @@ def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, w
              f"{'; '.join(describe_status(result.status))}"] if result.status else []
     if result.status & BIT_COMMAND and not snap.has_data:
         raise DriveError(device, "a SMART command failed and no data came back: "
-                         f"{_first_message(_text(result)) or 'see smartctl -x ' + device}", kind="read")
+                         f"{_said(result) or 'see smartctl -x ' + device}", kind="read")
     snap = replace(snap, exit_status=result.status, parse_notes=snap.parse_notes + tuple(notes))
     return snap
 
@@ -259,7 +263,7 @@ def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> Call
     if result.status & BIT_OPEN:
         raise _open_failure(device, result)
     if result.status & (BIT_CMDLINE | BIT_COMMAND):
-        detail = _first_message(_text(result)) or "; ".join(describe_status(result.status))
+        detail = _said(result) or "; ".join(describe_status(result.status))
         raise DriveError(device, f"the drive rejected the timer reset (smartctl exit status {result.status}: "
                          f"{detail})", kind="rejected")
     return result

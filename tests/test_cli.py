@@ -257,3 +257,26 @@ def test_replayed_drives_stay_out_of_the_default_history(monkeypatch, tmp_path: 
     named = tmp_path / "named.db"
     assert run(["--replay", str(INTEL), "--db", str(named), "sample"]).exit_code == 0
     assert named.exists()
+
+
+# smartctl 7.3's JSON answers on this machine, which has no /dev/sdc or /dev/nonexistent (recorded 2026-11-30).
+NO_SUCH_DEVICE_JSON = (
+    '{"json_format_version":[1,0],"smartctl":{"version":[7,3],"svn_revision":"5338","argv":["smartctl","--json=c",'
+    '"-x","-n","standby","-d","sat","/dev/sdc"],"messages":[{"string":"Smartctl open device: /dev/sdc [SAT] '
+    'failed: No such device","severity":"error"}],"exit_status":2}}')
+UNKNOWN_TYPE_JSON = (
+    '{"json_format_version":[1,0],"smartctl":{"version":[7,3],"svn_revision":"5338","argv":["smartctl","--json=c",'
+    '"-x","-n","standby","-d","sat","/dev/sdc"],"messages":[{"string":"/dev/sdc: Unable to detect device type",'
+    '"severity":"error"}],"exit_status":1}}')
+
+
+@pytest.mark.parametrize("text,rc,expect", [
+    (NO_SUCH_DEVICE_JSON, 2, "no such device"),  # the argv says "standby": that is not what happened
+    (UNKNOWN_TYPE_JSON, 1, "cannot tell what kind of device this is (/dev/sdc: unable to detect device type)"),
+])
+def test_json_failures_are_read_from_smartctls_messages(tmp_path: Path, text: str, rc: int, expect: str) -> None:
+    folder = copy_fixtures(tmp_path)
+    replace_read(folder, "/dev/sdc", text, rc)
+    result = run(["--replay", str(folder), "report", "--format", "json"])
+    assert result.exit_code == 3
+    assert expect in drives(result)["/dev/sdc"]["error"].lower()
