@@ -42,7 +42,7 @@ def status_rows(session: Any, outcomes: Sequence[smart.Outcome]) -> list[dict[st
         else:
             reason = "no timed-workload attributes (not an Intel SSD with 226-228)"
             window_text = "-"
-        if reset is None:
+        if reset is None and valid is not None:
             reason = (reason + "; " if reason else "") + "no reset by ssdwear recorded"
         rows.append(dict(device=snap.device or snap.source, model=snap.model, serial=snap.serial, e4h_minutes=e4,
                          reset_at=reset.at.isoformat(timespec="seconds") if reset else None,
