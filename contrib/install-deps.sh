@@ -13,6 +13,13 @@ if [ "${1:-}" = "--test" ]; then
     want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"
 fi
 
+if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
+if [ "${1:-}" = "--test" ] && command -v apt-get >/dev/null 2>&1 \
+        && ! ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+    # The QEMU tests download a Debian kernel package with `apt-get download`: that needs package lists.
+    $sudo apt-get update -qq
+fi
+
 missing=""
 for pair in $want; do
     cmd=${pair%%:*}
@@ -23,7 +30,6 @@ for pair in $want; do
 done
 [ -n "$missing" ] || exit 0
 
-if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 echo "installing:$missing" >&2
 if command -v apt-get >/dev/null 2>&1; then
     export DEBIAN_FRONTEND=noninteractive
