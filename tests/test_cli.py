@@ -280,3 +280,20 @@ def test_json_failures_are_read_from_smartctls_messages(tmp_path: Path, text: st
     result = run(["--replay", str(folder), "report", "--format", "json"])
     assert result.exit_code == 3
     assert expect in drives(result)["/dev/sdc"]["error"].lower()
+
+
+def test_smartctl_older_than_7_is_read_as_text(tmp_path: Path) -> None:
+    """smartctl 6.x rejects --json (exit bit 0); the same drive is then read once more, as -x text."""
+    folder = tmp_path / "old"
+    shutil.copytree(FIXTURES / "qemu", folder)
+    json_read = folder / "smartctl --json=c -x -n standby -d nvme _dev_nvme0.out"
+    json_read.write_text("smartctl 6.6 2016-05-31 r4324 [x86_64-linux] (local build)\n"
+                         "Copyright (C) 2002-16, Bruce Allen, Christian Franke, www.smartmontools.org\n\n"
+                         "=======> UNRECOGNIZED OPTION: json=c\n\nUse smartctl -h to get a usage summary\n\n")
+    json_read.with_suffix(".rc").write_text("1\n")
+    runner = ReplayRunner(folder)
+    result = run(["report", "/dev/nvme0", "-d", "nvme", "--format", "json"], App(runner=runner, clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    drive = drives(result)["/dev/nvme0"]
+    assert drive["serial"] == "NVME0001" and drive["interface"] == "nvme"
+    assert [c[0] for c in runner.calls] == ["--json=c", "-x"]
