@@ -57,10 +57,19 @@ class App:
             self._config = config_mod.load(paths, required=explicit)
         return self._config
 
+    def db_path(self, cfg: Any, replaying: bool = False) -> Optional[Path]:
+        """--db, else SSDWEAR_DB, else the config's db, else the default; None with --no-history, and for
+        replayed runs unless a database is named (recorded drives stay out of this machine's history)."""
+        from .paths import default_db_path
+
+        explicit = self.db or os.environ.get("SSDWEAR_DB")
+        if self.no_history or (replaying and not explicit):
+            return None
+        return Path(explicit or cfg.db or default_db_path())
+
     def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Any:
         from dataclasses import replace
 
-        from .paths import default_db_path
         from .session import Session
 
         cfg = self.config()
@@ -73,11 +82,7 @@ class App:
             overrides["wake"] = self.wake
         cfg = replace(cfg, **overrides) if overrides else cfg
         replay = replay_dir or self.replay
-        explicit_db = self.db or os.environ.get("SSDWEAR_DB")
-        if self.no_history or (replay and not explicit_db):
-            db_path = None  # recorded drives stay out of this machine's history unless a database is named
-        else:
-            db_path = Path(explicit_db or cfg.db or default_db_path())
+        db_path = self.db_path(cfg, replaying=bool(replay))
 
         def factory() -> Any:
             if self.runner is not None and not replay_dir:
@@ -548,10 +553,11 @@ def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
     from datetime import timedelta
 
     from . import render
-    from .paths import default_db_path
     from .store import Store
 
-    path = Path(app.db or os.environ.get("SSDWEAR_DB") or app.config().db or default_db_path())
+    path = app.db_path(app.config())
+    if path is None:
+        raise UsageError("history needs a history database: pass --db FILE")
     with Store.open(path, create=False) as store:
         matches = store.find_drives(drive)
         if not matches:
