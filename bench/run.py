@@ -538,6 +538,50 @@ def bench_history(ctx: Context) -> None:
 # -- 5. the naive path ---------------------------------------------------------------------------------------------
 
 
+# Hostile inputs for `analyze`: each a file at (or just under) the input cap, built to cost the most memory.
+WORST_INPUTS = {
+    "largest real output (corpus, for scale)": None,
+    "4 MiB of 'Warning:' lines (message flood)": lambda cap: b"smartctl 7.3 2022-02-28 r5338\n" + b"".join(
+        b"Warning: message %d\n" % i for i in range(cap // 22)),
+    "4 MiB of attribute rows": lambda cap: b"smartctl 7.3 2022-02-28 r5338\nID# ATTRIBUTE_NAME FLAGS VALUE WORST "
+        b"THRESH FAIL RAW_VALUE\n" + b"  9 Power_On_Hours -O--CK 100 100 000 - 12345\n" * (cap // 47),
+    "4 MiB JSON of empty arrays (refused by count)": lambda cap: b'{"smartctl":{},"x":[' + b"[]," * (cap // 3 - 10)
+        + b"[]]}",
+    "4 MiB JSON just under the container limit": lambda cap: b'{"smartctl":{},"x":[' + b'"' + b"x" * (cap - 600_100)
+        + b'",' + b"[]," * 99_990 + b"[]]}",
+    "64 MiB file (read stops at the cap)": lambda cap: b"smartctl 7.3\n" + b"x" * (64 * 1024 * 1024),
+}
+
+
+def bench_input(ctx: Context) -> None:
+    """Peak memory of `ssdwear analyze` on the worst inputs a mailed-in file can be, each in a fresh process."""
+    from ssdwear.parse import MAX_INPUT_BYTES
+
+    corpus = ROOT / "tests" / "corpus"
+    real = max((p for p in corpus.iterdir() if p.suffix in (".txt", ".json")), key=lambda p: p.stat().st_size,
+               default=None) if corpus.is_dir() else None
+    folder = ctx.tmp / "inputs"
+    folder.mkdir(exist_ok=True)
+    peak_file = folder / "peak"
+
+    def peak(*args: str) -> tuple[float, Run]:
+        r = run([sys.executable, str(BENCH / "peakmem.py"), str(peak_file), "-m", "ssdwear", *args], ctx.env)
+        return int(peak_file.read_text()) / 1024, r
+
+    row("input_baseline", "input", "ssdwear --help (the interpreter and ssdwear's imports)", peak("--help")[0], "MiB")
+    for i, (label, make) in enumerate(WORST_INPUTS.items()):
+        if make is None:
+            if real is None:
+                continue
+            path = real
+            label = f"{label}: {real.name} ({real.stat().st_size / 1024:.0f} KiB)"
+        else:
+            path = folder / f"worst{i}"
+            path.write_bytes(make(MAX_INPUT_BYTES))
+        mib, r = peak("analyze", "--format", "json", str(path))
+        row(f"input_{i}", "input", f"analyze: {label}", mib, "MiB", limit=200, note=f"exit {r.rc}, {r.wall:.2f} s")
+
+
 def bench_naive(ctx: Context) -> None:
     say(f"\n[5] naive path: pySMART, sequential, {DRIVES} drives x {SLEEP * 1000:.0f} ms per call "
         "(tests/fake_smartctl.py for both sides)")
@@ -701,7 +745,7 @@ def main() -> int:
     parser.add_argument("--module", action="store_true", help="run `python3 -m ssdwear` from this checkout instead "
                         "of the installed console script (to measure a scratch copy of the repository)")
     parser.add_argument("--only", metavar="LIST", help="comma-separated subset of: processes,parallel,startup,"
-                        "history,naive")
+                        "history,input,naive")
     args = parser.parse_args()
     started = time.perf_counter()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -726,7 +770,7 @@ def main() -> int:
         say(f"  ssdwear = {facts['ssdwear']}; fakes: {pyfake} (tests/fake_smartctl.py), {fast}; temp {tmp}")
         only = set(args.only.split(",")) if args.only else None
         sections = (("processes", bench_processes), ("parallel", bench_parallel), ("startup", bench_startup),
-                    ("history", bench_history), ("naive", bench_naive))
+                    ("history", bench_history), ("input", bench_input), ("naive", bench_naive))
         durations = {}
         for name, fn in sections:
             if only and name not in only:
