@@ -7,6 +7,8 @@ power-on hours - the offline twin of the timed-workload method - and projected l
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +18,9 @@ from . import assess as assess_mod
 from . import vendors, wear
 from .errors import ParseError
 from .model import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, DriveReport, Snapshot, Window, drive_key
-from .parse import parse_output
+from .parse import MAX_INPUT_BYTES, parse_output
+from .trust import display_path
 
-MAX_INPUT_BYTES = 64 * 1024 * 1024
 # Host byte counters from ATA Device Statistics wrap at 2^32 sectors on some firmwares (Crucial MX500):
 # a decrease below that size is not proof of another drive.
 WRAP_32BIT_SECTORS = 2**32 * 512
@@ -31,23 +33,39 @@ class Reading:
 
 
 def load(path: Path) -> Snapshot:
-    """Parse one saved output; ParseError (one line) for unreadable files."""
+    """Parse one saved output; ParseError (one line) for unreadable files.
+
+    Only regular files are read, and at most MAX_INPUT_BYTES + 1 bytes of them: a FIFO would block, /dev/zero
+    would never end, and st_size says nothing about either. The file is opened non-blocking and checked on the
+    open descriptor, so it cannot be swapped for something else in between.
+    """
+    shown = display_path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise ParseError(f"{path}: {size:,} bytes is too large for smartctl output; give one drive's output")
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise ParseError(f"{path}: is a directory; give smartctl output files") from None
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise ParseError(f"{path}: no such file") from None
+        raise ParseError(f"{shown}: no such file") from None
     except OSError as exc:
-        raise ParseError(f"{path}: cannot read ({exc.strerror})") from None
-    snap = parse_output(data, source=str(path))
+        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+            raise ParseError(f"{shown}: is {kind}, skipped; give files that hold smartctl output")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ParseError(f"{shown}: more than {MAX_INPUT_BYTES // 1024 // 1024} MiB is not one drive's smartctl "
+                         "output; give one drive's output per file")
+    snap = parse_output(data, source=shown)
     if not snap.has_data:
         said = "; ".join(snap.messages) or "no drive data in the output"
         status = f" (exit status {snap.exit_status})" if snap.exit_status else ""
-        raise ParseError(f"{path}: smartctl could not read the drive{status}: {said}")
+        raise ParseError(f"{shown}: smartctl could not read the drive{status}: {said}")
     return snap
 
 

@@ -130,6 +130,9 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
                                   minutes=float(e4), wear_steps=e2, represents_minutes=represents),
                            None, tuple(warnings), tuple(notes))
 
+    if snap.truncated:
+        return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
+                         "read the drive again or save its complete smartctl -x output")
     if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
         return pending(f"window not valid yet: the timer was reset and E2h-E4h read 65535 until "
                        f"{VALID_AFTER_MINUTES} power-on minutes have passed; {_when_valid(ctx, 0)}", None)
@@ -201,39 +204,36 @@ def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
 # Writes and health
 
 
-def writes(snap: Snapshot, ratings: Sequence[Rating] = ()) -> Writes:
+def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: Optional[list[str]] = None) -> Writes:
+    """Host/NAND bytes and the rating; a counter that cannot be true is dropped and named in `problems`."""
     sources: dict[str, str] = {}
-    host_w = host_r = nand_w = None
+    counts: dict[str, Optional[vendors.ByteCount]] = {}
     if snap.interface == "nvme" and snap.nvme is not None:
-        if snap.nvme.data_units_written is not None:
-            host_w = snap.nvme.data_units_written * NVME_DATA_UNIT_BYTES
-            sources["host_bytes_written"] = "NVMe 'Data Units Written' x 512,000 B"
-        if snap.nvme.data_units_read is not None:
-            host_r = snap.nvme.data_units_read * NVME_DATA_UNIT_BYTES
-            sources["host_bytes_read"] = "NVMe 'Data Units Read' x 512,000 B"
+        for name, units, label in (("host_bytes_written", snap.nvme.data_units_written, "Data Units Written"),
+                                   ("host_bytes_read", snap.nvme.data_units_read, "Data Units Read")):
+            if units is not None:
+                counts[name] = vendors.ByteCount(units * NVME_DATA_UNIT_BYTES, f"NVMe '{label}' x 512,000 B")
     elif snap.interface == "scsi" and snap.scsi is not None:
-        host_w, host_r = snap.scsi.bytes_written, snap.scsi.bytes_read
-        if host_w is not None:
-            sources["host_bytes_written"] = "SCSI error counter log, write: gigabytes processed"
-        if host_r is not None:
-            sources["host_bytes_read"] = "SCSI error counter log, read: gigabytes processed"
+        for name, total, kind in (("host_bytes_written", snap.scsi.bytes_written, "write"),
+                                  ("host_bytes_read", snap.scsi.bytes_read, "read")):
+            if total is not None:
+                counts[name] = vendors.ByteCount(total, f"SCSI error counter log, {kind}: gigabytes processed")
     elif snap.interface == "ata":
-        for name, count in (("host_bytes_written", vendors.ata_host_written(snap)),
-                            ("host_bytes_read", vendors.ata_host_read(snap)),
-                            ("nand_bytes_written", vendors.ata_nand_written(snap))):
-            if count is not None:
-                sources[name] = count.source
-                if name == "host_bytes_written":
-                    host_w = count.bytes
-                elif name == "host_bytes_read":
-                    host_r = count.bytes
-                else:
-                    nand_w = count.bytes
+        counts = {"host_bytes_written": vendors.ata_host_written(snap, problems),
+                  "host_bytes_read": vendors.ata_host_read(snap, problems),
+                  "nand_bytes_written": vendors.ata_nand_written(snap, problems)}
+    found: dict[str, int] = {}
+    for name, count in counts.items():
+        count = vendors.sane_bytes(snap, count, problems)  # NVMe/SCSI counters get the ATA ones' check here
+        if count is not None:
+            found[name] = count.bytes
+            sources[name] = count.source
+    host_w, nand_w = found.get("host_bytes_written"), found.get("nand_bytes_written")
     wa = round(nand_w / host_w, 2) if nand_w is not None and host_w else None
     rating = find_rating(snap, ratings)
     return Writes(
-        host_bytes_written=host_w, host_bytes_read=host_r, nand_bytes_written=nand_w, write_amplification=wa,
-        sources=sources,
+        host_bytes_written=host_w, host_bytes_read=found.get("host_bytes_read"), nand_bytes_written=nand_w,
+        write_amplification=wa, sources=sources,
         rated_bytes=rating.bytes if rating else None,
         rated_used_percent=round(host_w / rating.bytes * 100, 2) if rating and host_w is not None else None,
         rating_source=rating.source if rating else None,
@@ -307,9 +307,10 @@ def lifetime_projection(used: UsedReading, hours: float) -> Optional[Projection]
 def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
     readings, notes = vendors.used_readings(snap)
-    warnings: list[str] = []
+    warnings: list[str] = list(snap.problems)
     notes = list(notes)
     chosen, disagree = choose_used(readings)
+    drive_writes = writes(snap, ctx.ratings, warnings)
 
     timed = timed_window(snap, chosen, ctx)
     if timed is not None:
@@ -323,6 +324,9 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
         warnings.append(f"drive swapped: {snap.device or snap.source} held serial {ctx.previous_serial} at the "
                         f"last look and now holds {snap.serial}")
+    if snap.truncated:
+        warnings.append("the smartctl output was cut off (see the notes): figures from its last table may be "
+                        "missing, and no timed-workload window is read from it")
     if not snap.power_on_hours_trusted:
         warnings.append(f"power-on hours ({snap.power_on_hours:,.0f} h) are not plausible on this firmware; "
                         "not used as a clock")
@@ -368,7 +372,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in readings),
         window=window,
         projection=projection,
-        writes=writes(snap, ctx.ratings),
+        writes=drive_writes,
         health=h,
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),

@@ -157,6 +157,14 @@ class DurationType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
 DURATION = DurationType()
 
 
+def _finite(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
+    import math
+
+    if value is not None and not math.isfinite(value):
+        raise click.BadParameter(f"{value} is not a finite number of seconds", ctx=ctx, param=param)
+    return value
+
+
 def format_option(choices: Sequence[str] = FORMATS) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option("--format", "-f", "fmt", type=click.Choice(list(choices)), default="table",
                         show_default=True, help="table for people; json/yaml on stdout for scripts.")
@@ -181,7 +189,8 @@ def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 @click.option("--db", metavar="FILE", help="History database [env SSDWEAR_DB]. Default: "
               "/var/lib/ssdwear/history.db as root, else ~/.local/share/ssdwear/history.db.")
 @click.option("--no-history", is_flag=True, help="Neither read nor write the history database.")
-@click.option("--timeout", type=float, metavar="SECONDS", help="Per smartctl call (default 60).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), callback=lambda c, p, v: _finite(c, p, v),
+              metavar="SECONDS", help="Per smartctl call (default 60).")
 @click.option("--workers", type=click.IntRange(1, 256), metavar="N", help="Drives read in parallel (default 64).")
 @click.option("--wake/--no-wake", default=None, help="Spin up drives in standby to read them (default: no, "
               "a sleeping drive is reported as such).")
@@ -240,7 +249,8 @@ def console_print(renderable: Any) -> None:
     from rich.console import Console
 
     width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 140)
-    Console(width=width, soft_wrap=False, highlight=False).print(renderable)
+    # Drive strings are external input: never read them as rich markup ('[/]' in a serial) or emoji codes.
+    Console(width=width, soft_wrap=False, highlight=False, markup=False, emoji=False).print(renderable)
 
 
 def report_exit(reports: Sequence[Any], session: Any) -> int:
@@ -369,7 +379,8 @@ def start_exit(results: Sequence[Any], session: Any) -> int:
         if "rejected" in statuses:
             return EXIT_REJECTED
         return EXIT_ERROR if statuses == {"failed"} else EXIT_REFUSED
-    for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED), ("failed", EXIT_PARTIAL)):
+    for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED), ("failed", EXIT_PARTIAL),
+                         ("unrecorded", EXIT_PARTIAL)):
         if status in statuses:
             return code
     return EXIT_OK
@@ -464,8 +475,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], dura
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path),
-                metavar="FILE...")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @click.option("--each", is_flag=True, help="One report per file, even for several readings of one drive.")
 @represents_option
 @format_option()
@@ -515,20 +525,27 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
     """
     session = app.session()
     try:
-        session.store(required=True)
         targets = session.devices(devices, device_type)
         if not targets:
             raise SsdwearError("no drives found: smartctl --scan-open lists none (run as root?)")
-        reports = session.assess(session.read(targets), strict=True)
+        outcomes = session.read(targets)
+        reports = session.assess(outcomes, remember=False)
         directory = textfile or session.config.textfile_dir
-        if directory:
+        textfile_failed = False
+        if directory:  # written before the samples are stored: monitoring goes on when the database is broken
             from .prometheus import exposition, write_textfile
 
             try:
                 write_textfile(Path(directory), exposition(reports, app.clock().timestamp()))
             except OSError as exc:
-                raise SsdwearError(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}") from None
+                session.warn(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}")
+                textfile_failed = True
+        unstored = session.remember(outcomes, reports)
+        for device, why in unstored:
+            click.echo(f"ssdwear: {device}: {why}", err=True)
         code = report_exit(reports, session)
+        if code == EXIT_OK and (unstored or textfile_failed):
+            code = EXIT_PARTIAL
     finally:
         session.close()
     sys.exit(code)

@@ -6,6 +6,7 @@ Every problem is reported as `FILE:LINE: KEY: what is wrong`, never as a traceba
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,12 +67,16 @@ KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wa
 
 def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
     """Read and merge the config files that exist; `required` (from --config) must exist."""
+    from .trust import check_trusted
+
     config = Config()
     for path in paths:
         if not path.exists():
             if required is not None and path == required:
                 raise ConfigError(f"{path}: no such config file")
             continue
+        # A config file names the smartctl that root runs and the database root writes.
+        check_trusted(path, "config file", "chown root and chmod go-w it, or move it away")
         config = _merge(config, path)
     return config
 
@@ -103,11 +108,12 @@ def _merge(config: Config, path: Path) -> Config:
     for key, (key_node, value) in top.items():
         if key not in KNOWN_KEYS:
             raise reader.error(key_node, key, f"unknown key; known keys: {', '.join(KNOWN_KEYS)}")
-        if key in ("smartctl", "db", "textfile_dir"):
+        if key in ("db", "textfile_dir"):
             updates[key] = reader.string(value, key)
+        elif key == "smartctl":
+            updates[key] = reader.absolute_path(value, key)
         elif key == "smartctl_options":
-            updates[key] = tuple(reader.string(item, f"{key}[{i}]") for i, item in
-                                 enumerate(reader.sequence(value, key)))
+            updates[key] = reader.smartctl_options(value, key)
         elif key == "smartctl_timeout":
             updates[key] = reader.number(value, key, minimum=0.1)
         elif key == "workers":
@@ -172,10 +178,30 @@ class _Reader:
             raise self.error(node, key, "expected a non-empty string")
         return str(value)
 
+    def absolute_path(self, node: Any, key: str) -> str:
+        value = self.string(node, key)
+        if not value.startswith("/"):
+            raise self.error(node, key, f"must be an absolute path (e.g. /usr/sbin/smartctl), got {value!r}: a "
+                                        "relative one would depend on the directory ssdwear is started from")
+        return value
+
+    def smartctl_options(self, node: Any, key: str) -> tuple[str, ...]:
+        from .trust import allowed_smartctl_options, smartctl_option_problem
+
+        options = tuple(self.string(item, f"{key}[{i}]") for i, item in enumerate(self.sequence(node, key)))
+        problem = smartctl_option_problem(options)
+        if problem is not None:
+            raise self.error(node, key, f"{problem}: only options that change how smartctl reads are passed "
+                                        f"through ({allowed_smartctl_options()}); never ones that send commands "
+                                        "to the drive")
+        return options
+
     def number(self, node: Any, key: str, minimum: float, integer: bool = False) -> float:
         value = self._scalar(node, key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
             raise self.error(node, key, f"expected {'a whole number' if integer else 'a number'}, got {value!r}")
+        if not math.isfinite(value):
+            raise self.error(node, key, f"expected a finite number, got {value!r}")
         if value < minimum:
             raise self.error(node, key, f"must be at least {minimum:g}, got {value}")
         return float(value)
@@ -196,7 +222,7 @@ class _Reader:
     def device(self, node: Any, key: str) -> DeviceSpec:
         yaml = _import_yaml()
         if isinstance(node, yaml.ScalarNode):
-            return DeviceSpec(self.string(node, key))
+            return DeviceSpec(self.device_name(node, key))
         fields = self.mapping(node, key)
         unknown = set(fields) - {"device", "type"}
         if unknown:
@@ -204,8 +230,17 @@ class _Reader:
             raise self.error(fields[name][0], f"{key}.{name}", "unknown key; use device and type")
         if "device" not in fields:
             raise self.error(node, key, "needs 'device' (e.g. /dev/sda or /dev/bus/0)")
-        dtype = self.string(fields["type"][1], f"{key}.type") if "type" in fields else None
-        return DeviceSpec(self.string(fields["device"][1], f"{key}.device"), dtype)
+        dtype = self.device_name(fields["type"][1], f"{key}.type") if "type" in fields else None
+        return DeviceSpec(self.device_name(fields["device"][1], f"{key}.device"), dtype)
+
+    def device_name(self, node: Any, key: str) -> str:
+        from .trust import device_problem
+
+        value = self.string(node, key)
+        problem = device_problem(value)
+        if problem is not None:
+            raise self.error(node, key, f"{value!r} cannot be passed to smartctl: {problem}")
+        return value
 
     def thresholds(self, node: Any, current: dict[str, Threshold]) -> dict[str, Threshold]:
         for name, (key_node, value) in self.mapping(node, "thresholds").items():

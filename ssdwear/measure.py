@@ -28,8 +28,9 @@ def run_measure(session: Any, targets: Sequence[tuple[str, Optional[str]]], dura
 
     started = session.clock()
     outcomes: list[Any] = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.fields[state]}"),
-                  TimeElapsedColumn(), console=Console(stderr=True), disable=not show_progress,
+    with Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                  TextColumn("{task.fields[state]}", markup=False), TimeElapsedColumn(),
+                  console=Console(stderr=True, markup=False, emoji=False), disable=not show_progress,
                   transient=False) as progress:
         tasks = {device: progress.add_task(device, total=duration, state="waiting") for device, _ in targets}
         while True:

@@ -116,6 +116,8 @@ class Snapshot:
     exit_status: Optional[int] = None  # smartctl's exit status, when known
     messages: tuple[str, ...] = ()  # smartctl's own error/warning messages
     parse_notes: tuple[str, ...] = ()  # what the parser noticed (odd values, missing sections)
+    problems: tuple[str, ...] = ()  # impossible values the parser dropped (they become warnings)
+    truncated: bool = False  # the output was cut off (a capture that ends inside a table)
 
     def attr(self, attr_id: int) -> Optional[Attribute]:
         return self.attributes.get(attr_id)
@@ -269,6 +271,17 @@ class Sample:
     e4h: Optional[int] = None
     available_spare: Optional[int] = None
     media_errors: Optional[int] = None
+
+
+# smartctl exit status bit 3: "SMART status check returned DISK FAILING".
+EXIT_DISK_FAILING = 0x08
+
+
+def passed_given_status(passed: Optional[bool], exit_status: Optional[int]) -> Optional[bool]:
+    """The overall-health verdict, taking smartctl's exit status into account when the output lacks one."""
+    if passed is None and exit_status is not None and exit_status & EXIT_DISK_FAILING:
+        return False
+    return passed
 
 
 def drive_key(model: Optional[str], serial: Optional[str], wwn: Optional[str]) -> Optional[str]:

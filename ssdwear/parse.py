@@ -18,18 +18,22 @@ import codecs
 import json
 import math
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Optional
 
 from .errors import ParseError
 from .model import (
+    DEVSTAT_PERCENT_USED,
     DEVSTAT_POWER_ON_HOURS,
     Attribute,
     DevStat,
     NvmeHealth,
     ScsiHealth,
     Snapshot,
+    passed_given_status,
 )
+from .trust import visible, visible_text
 
 __all__ = ["parse_output", "parse_scan"]
 
@@ -45,8 +49,26 @@ _PLACEHOLDER_WWN_ID = 1234567890
 _PLACEHOLDER_LU_IDS = frozenset({"1234567890abcdef", "0"})
 # smartctl never prints more than a handful of messages; keep a flood from garbage input bounded.
 _MAX_MESSAGES = 100
+# The largest real smartctl output seen is about 40 KB; anything past this is not one drive's output, and the
+# cap keeps the memory a hostile file can take small.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+# Real smartctl JSON has a few thousand arrays and objects; a file with more is refused before it is decoded.
+_MAX_JSON_CONTAINERS = 100_000
 # Numbers longer than this are garbage (and would trip Python's int-from-str digit limit).
 _MAX_DIGITS = 40
+# The largest count or byte total any layer stores (SQLite's INTEGER is signed 64-bit).
+_MAX_COUNT = (1 << 63) - 1
+# Device Statistics page 0x05 (Temperature Statistics) holds signed degrees Celsius beside its minute counts;
+# every other page counts.
+_DEVSTAT_TEMPERATURE_PAGE = 0x05
+# Ranges of the NVMe SMART/Health fields that are not plain counts (NVMe base specification, log page 02h).
+_NVME_RANGES = {
+    "critical_warning": (0, 255),
+    "available_spare": (0, 100),  # normalized percentage, 0 to 100
+    "available_spare_threshold": (0, 100),
+    "percentage_used": (0, 255),  # may exceed 100; 255 means 255 or more
+    "temperature_celsius": (-273, 1000),
+}
 
 _HINT_TEXT = "save the output of 'smartctl -x' or 'smartctl --json -x'"
 _HINT_JSON = "save the complete output of 'smartctl --json -x'"
@@ -68,10 +90,12 @@ codecs.register_error(_ERRORS_HANDLER, _latin1_fallback)
 
 
 def _decode(data: bytes | str) -> str:
+    """Bytes -> text, with every control character but tab and line ends made visible (an ESC in a model
+    string must never reach a terminal)."""
     text = data if isinstance(data, str) else bytes(data).decode("utf-8", errors=_ERRORS_HANDLER)
     if text.startswith("\ufeff"):
         text = text[1:]
-    return text
+    return visible_text(text)
 
 
 def _one_line(text: str) -> str:
@@ -339,19 +363,66 @@ class _Builder:
         self._seen_messages: set[str] = set()
         self._messages_dropped = False
         self.notes: list[str] = []
+        self.truncated = False
+        self.problems: list[str] = []
 
     def add_message(self, text: str) -> None:
         msg = _one_line(text)
         if not msg or msg in self._seen_messages:
             return
-        self._seen_messages.add(msg)
         if len(self.messages) < _MAX_MESSAGES:
+            self._seen_messages.add(msg)
             self.messages.append(msg)
         elif not self._messages_dropped:
             self._messages_dropped = True
             self.notes.append(f"more than {_MAX_MESSAGES} smartctl messages; the rest were dropped")
 
+    def _check_ranges(self) -> None:
+        """Drop values no drive can report (a percentage of 2^64, a negative error count), each with a problem
+        line; what survives is in range for every layer above (SQLite integers, Prometheus floats)."""
+        problems = self.problems
+
+        def bad(what: str, value: object) -> None:
+            problems.append(f"impossible value ignored: {what} = {value}")
+
+        for name, value in list(self.nvme.items()):
+            low, high = _NVME_RANGES.get(name, (0, _MAX_COUNT))
+            if not low <= value <= high:
+                bad(f"NVMe {name.replace('_', ' ')}", value)
+                del self.nvme[name]
+        for name, value in list(self.scsi.items()):
+            high = 255 if name == "percentage_used" else _MAX_COUNT
+            if not 0 <= value <= high:
+                bad(f"SCSI {name.replace('_', ' ')}", value)
+                del self.scsi[name]
+        for key, entry in list(self.devstats.items()):
+            low, high = (-128 if key[0] == _DEVSTAT_TEMPERATURE_PAGE else 0), _MAX_COUNT
+            if key == DEVSTAT_PERCENT_USED:
+                high = 255
+            if entry.value is not None and not low <= entry.value <= high:
+                bad(f"Device Statistics '{entry.name or key}'", entry.value)
+                self.devstats[key] = replace(entry, value=None, valid=False)
+        for attr_id, a in list(self.attributes.items()):
+            changes: dict[str, Any] = {}
+            for column in ("value", "worst", "thresh"):
+                number = getattr(a, column)
+                if number is not None and not 0 <= number <= 255:
+                    bad(f"attribute {attr_id} {column}", number)
+                    changes[column] = None
+            if a.raw is not None and not 0 <= a.raw < 1 << 64:
+                bad(f"attribute {attr_id} raw value", a.raw)
+                changes["raw"] = None
+            if changes:
+                self.attributes[attr_id] = replace(a, **changes)
+        if self.capacity_bytes is not None and not 0 < self.capacity_bytes <= _MAX_COUNT:
+            bad("capacity", self.capacity_bytes)
+            self.capacity_bytes = None
+        if self.power_cycles is not None and not 0 <= self.power_cycles <= _MAX_COUNT:
+            bad("power cycles", self.power_cycles)
+            self.power_cycles = None
+
     def build(self, device: Optional[str], device_type: Optional[str]) -> Snapshot:
+        self._check_ranges()
         trusted = True
         poh = self.power_on_hours
         ds = self.devstats.get(DEVSTAT_POWER_ON_HOURS)
@@ -423,7 +494,7 @@ class _Builder:
             smartctl_version=self.smartctl_version,
             smart_available=self.smart_available,
             smart_enabled=self.smart_enabled,
-            smart_passed=self.smart_passed,
+            smart_passed=passed_given_status(self.smart_passed, self.exit_status),
             power_on_hours=poh,
             power_on_hours_trusted=trusted,
             power_cycles=self.power_cycles,
@@ -435,6 +506,8 @@ class _Builder:
             exit_status=self.exit_status,
             messages=tuple(self.messages),
             parse_notes=tuple(self.notes),
+            truncated=self.truncated,
+            problems=tuple(self.problems),
         )
 
 
@@ -505,6 +578,7 @@ _MODE_ATTR = 1
 _MODE_DEVSTAT = 2
 _MODE_NVME = 3
 _MODE_ERRLOG = 4
+_TABLE_MODES = (_MODE_ATTR, _MODE_DEVSTAT, _MODE_NVME, _MODE_ERRLOG)
 
 # NVMe SMART/Health log lines: key (lower case, single spaces) -> NvmeHealth field.
 _NVME_KEYS = {
@@ -900,16 +974,20 @@ class _TextParser:
             b.power_cycles = b.nvme.get("power_cycles")
 
         # signs of a cut-off capture
-        if self.last_line_mode == _MODE_ATTR and not self.attr_legend:
-            b.notes.append("output ends inside the SMART attribute table (truncated?)")
-        if self.last_line_mode == _MODE_DEVSTAT and not self.devstat_legend:
-            b.notes.append("output ends inside the Device Statistics table (truncated?)")
-        if self.attr_header and not b.attributes:
-            b.notes.append("SMART attribute table header without rows (truncated?)")
-        if self.devstat_header and not b.devstats:
-            b.notes.append("Device Statistics header without entries (truncated?)")
-        if self.nvme_block and any(f not in b.nvme for f in _NVME_CORE):
-            b.notes.append("NVMe SMART/Health Information block incomplete (truncated?)")
+        cut = [
+            (self.last_line_mode == _MODE_ATTR and not self.attr_legend,
+             "output ends inside the SMART attribute table (truncated?)"),
+            (self.last_line_mode == _MODE_DEVSTAT and not self.devstat_legend,
+             "output ends inside the Device Statistics table (truncated?)"),
+            (self.attr_header and not b.attributes, "SMART attribute table header without rows (truncated?)"),
+            (self.devstat_header and not b.devstats, "Device Statistics header without entries (truncated?)"),
+            (self.nvme_block and any(f not in b.nvme for f in _NVME_CORE),
+             "NVMe SMART/Health Information block incomplete (truncated?)"),
+        ]
+        for is_cut, note in cut:
+            if is_cut:
+                b.notes.append(note)
+                b.truncated = True
         if self.data_section and b.interface == "ata" and not self.attr_header:
             b.notes.append("no SMART attribute table (output truncated, or smartctl run without -A/-a/-x)")
         if self.data_section and b.interface == "nvme" and not self.nvme_block:
@@ -926,7 +1004,19 @@ class _TextParser:
 def _parse_text(text: str, source: str) -> _Builder:
     b = _Builder(source)
     p = _TextParser(b)
-    p.feed(text.splitlines())
+    lines = text.splitlines()
+    if lines and not text.endswith(("\n", "\r")):
+        # The last line has no line end. Inside a table that is a capture cut mid-row ('228 ... 60' of 6000):
+        # the row is dropped and the output marked truncated. Elsewhere it is only a missing final newline.
+        p.feed(lines[:-1])
+        if p.mode in _TABLE_MODES and lines[-1].strip():
+            b.notes.append(f"last line {_one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
+                           "mid-row; the row was dropped")
+            b.truncated = True
+        else:
+            p.feed(lines[-1:])
+    else:
+        p.feed(lines)
     if not p.recognised:
         raise ParseError(f"{_src(source)}: not smartctl output (no smartctl banner or JSON); {_HINT_TEXT}")
     p.finish()
@@ -1175,10 +1265,26 @@ def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
     return b
 
 
+def _visible_json(value: Any) -> Any:
+    """Every string in decoded JSON (keys too) with control characters made visible ('\\u001b' decodes to ESC)."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {visible(k): _visible_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_visible_json(v) for v in value]
+    return value
+
+
 def _parse_json(text: str, source: str) -> _Builder:
     start = len(text) - len(text.lstrip())
+    containers = text.count("{") + text.count("[")
+    if containers > _MAX_JSON_CONTAINERS:
+        raise ParseError(f"{_src(source)}: {containers:,} JSON objects and arrays is far more than smartctl prints "
+                         f"for one drive; {_HINT_JSON}")
     try:
         obj, end = json.JSONDecoder().raw_decode(text, start)
+        obj = _visible_json(obj)
     except (ValueError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
         raise ParseError(f"{_src(source)}: truncated or invalid smartctl JSON ({detail}); {_HINT_JSON}") from None
@@ -1195,7 +1301,7 @@ def _parse_json(text: str, source: str) -> _Builder:
 
 
 def _src(source: str) -> str:
-    return _one_line(str(source)) or "<input>"
+    return visible(_one_line(str(source))) or "<input>"
 
 
 def parse_output(data: bytes | str, source: str, device: str | None = None, device_type: str | None = None) -> Snapshot:
@@ -1206,6 +1312,9 @@ def parse_output(data: bytes | str, source: str, device: str | None = None, devi
     smartctl output.
     """
     try:
+        if len(data) > MAX_INPUT_BYTES:
+            raise ParseError(f"{_src(source)}: {len(data):,} bytes is far more than smartctl prints for one drive "
+                             f"(at most {MAX_INPUT_BYTES // 1024 // 1024} MiB is read); {_HINT_TEXT}")
         text = _decode(data)
         stripped = text.lstrip()
         if not stripped:

@@ -6,6 +6,7 @@ The CLI builds a Session from its options and calls these methods; everything he
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
@@ -16,7 +17,7 @@ from . import assess as assess_mod
 from . import history as history_mod
 from . import smart, vendors
 from .config import Config, DeviceSpec
-from .errors import DriveError, SsdwearError, StoreError
+from .errors import DriveError, SsdwearError, StoreError, UsageError
 from .model import DriveReport, Sample, Snapshot, drive_key
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ class Session:
     _runner: Optional[smart.Runner] = None
     _store: Optional[Store] = None  # opened on first use: sqlite3 is not imported by runs without history
     _store_failed: bool = False
+    _store_error: Optional[StoreError] = None
+    assessed_at: Optional[datetime] = None  # the clock reading the last reports were made at
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -58,10 +61,13 @@ class Session:
             try:
                 self._store = Store.open(self.db_path)
             except StoreError as exc:
+                self._store_failed = True
+                self._store_error = exc
                 if required:
                     raise
-                self._store_failed = True
-                self.warnings.append(f"history not used: {exc}")
+                self.warn(f"history not used: {exc}")
+        if required and self._store is None and self._store_error is not None:
+            raise self._store_error
         if required and self._store is None:
             raise StoreError("no history database configured: pass --db FILE")
         return self._store
@@ -73,12 +79,31 @@ class Session:
     # -- finding and reading drives ------------------------------------------------------------
 
     def devices(self, names: Sequence[str], device_type: Optional[str] = None) -> list[tuple[str, Optional[str]]]:
-        """Devices named on the command line, else the config's list, else every drive smartctl finds."""
+        """Devices named on the command line, else the config's list, else every drive smartctl finds.
+
+        A name or -d type that smartctl would take for an option (a leading '-') or that carries control
+        characters never reaches its command line: refused when the user gave it, skipped with a warning when
+        the scan printed it.
+        """
+        from .trust import device_problem, visible
+
         if names:
+            for value in (*names, *([device_type] if device_type is not None else [])):
+                problem = device_problem(value)
+                if problem is not None:
+                    raise UsageError(f"device {visible(value)!r} refused: {problem}")
             return [(name, device_type) for name in names]
         if self.config.devices:
-            return [(d.device, d.type) for d in self.config.devices]
-        return smart.scan(self.runner)
+            return [(d.device, d.type) for d in self.config.devices]  # checked when the config was read
+        found = []
+        for name, dtype in smart.scan(self.runner):
+            problem = device_problem(name) or (device_problem(dtype) if dtype is not None else None)
+            if problem is not None:
+                self.warn(f"smartctl --scan-open listed {visible(name)!r} (-d {visible(dtype or '-')}); skipped: "
+                          f"{problem}")
+                continue
+            found.append((name, dtype))
+        return found
 
     def read(self, devices: Sequence[tuple[str, Optional[str]]]) -> list[smart.Outcome]:
         return smart.read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake)
@@ -97,24 +122,41 @@ class Session:
                 if snap.device:
                     previous = store.serial_at(snap.device)
             except StoreError as exc:
-                self.warnings.append(f"history not used: {exc}")
+                self.warn(f"history not used: {exc}")
         return assess_mod.Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
                                   reset=reset, last_look=look, previous_serial=previous)
 
-    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True, strict: bool = False
-               ) -> list[DriveReport]:
-        """Reports for every outcome (failed drives included), and one stored sample per drive read."""
-        now = self.clock()
+    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True) -> list[DriveReport]:
+        """Reports for every outcome (failed drives included), and one stored sample per drive read.
+
+        A drive whose assessment fails on a bug becomes that drive's error; the other drives are still reported.
+        """
+        now = self.assessed_at = self.clock()
         reports = []
         for outcome in outcomes:
             if isinstance(outcome, DriveError):
                 reports.append(assess_mod.failed(outcome.device, outcome.message))
                 continue
-            report = assess_mod.assess(outcome, self.context(outcome, now))
-            reports.append(self.with_history(outcome, report, now))
+            try:
+                report = assess_mod.assess(outcome, self.context(outcome, now))
+                reports.append(self.with_history(outcome, report, now))
+            except Exception as exc:
+                if os.environ.get("SSDWEAR_DEBUG"):
+                    raise
+                device = outcome.device or outcome.source
+                reports.append(assess_mod.failed(device, f"internal error assessing this drive ({type(exc).__name__}: "
+                                                         f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please "
+                                                         "report it"))
         if remember:
-            self.remember([o for o in outcomes if not isinstance(o, DriveError)], reports, now, strict)
+            try:
+                self.remember(outcomes, reports)
+            except StoreError as exc:
+                self.warn(f"samples not stored: {exc}")
         return reports
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
         """For drives without a valid timed window: the wear rate fitted to the stored samples."""
@@ -127,7 +169,7 @@ class Session:
         try:
             samples = store.samples(key, since=since)
         except StoreError as exc:
-            self.warnings.append(f"history not used: {exc}")
+            self.warn(f"history not used: {exc}")
             return report
         samples.append(sample_of(snap, report, now))
         result = history_mod.project(samples, report.used_percent, report.writes.rated_bytes, report.used_at_least)
@@ -142,35 +184,42 @@ class Session:
             return replace(report, notes=report.notes + notes, readings=len(samples))
         return assess_mod.with_projection(report, result.window, result.projection, len(samples), result.notes)
 
-    def remember(self, snaps: Sequence[Snapshot], reports: Sequence[DriveReport], now: datetime,
-                 strict: bool = False) -> None:
-        """One sample per drive, all in one transaction. `strict`: a store failure is an error, not a warning."""
-        store = self.store(required=strict)
-        if store is None:
-            return
-        by_source = {r.source: r for r in reports}
+    def remember(self, outcomes: Sequence[smart.Outcome], reports: Sequence[DriveReport]) -> list[tuple[str, str]]:
+        """One sample per drive read, all in one transaction, stamped with the time of the assessment.
+
+        Returns (device, why) for each drive whose sample was not stored; raises StoreError when the database
+        itself cannot be used (then nothing was stored).
+        """
+        store = self.store(required=True)
+        assert store is not None
+        now = self.assessed_at or self.clock()
         rows = []
-        for snap in snaps:
-            key = drive_key(snap.model, snap.serial, snap.wwn)
-            report = by_source.get(snap.source)
-            if key is None or report is None:
-                if strict and report is not None:
-                    self.warnings.append(f"{snap.device}: drive has no serial number or WWN; no sample stored")
+        skipped: list[tuple[str, str]] = []
+        by_key: dict[str, str] = {}
+        for outcome, report in zip(outcomes, reports):
+            if isinstance(outcome, DriveError) or report.error:
                 continue
-            rows.append((key, snap.model, snap.serial, snap.wwn, snap.interface, sample_of(snap, report, now),
-                         snap.device))
-        if rows:
-            try:
-                store.add_samples(rows)
-            except StoreError as exc:
-                if strict:
-                    raise
-                self.warnings.append(f"samples not stored: {exc}")
+            snap = outcome
+            device = snap.device or snap.source
+            key = drive_key(snap.model, snap.serial, snap.wwn)
+            if key is None:
+                skipped.append((device, "drive has no serial number or WWN; no sample stored"))
+                continue
+            by_key[key] = device
+            rows.append((key, snap.model, snap.serial, snap.wwn, snap.interface, sample_of(snap, report, now), device))
+        rejected = store.add_samples(rows) if rows else {}
+        return skipped + [(by_key[key], f"sample not stored: {why}") for key, why in rejected.items()]
 
     # -- the timed-workload reset --------------------------------------------------------------
 
     def start(self, devices: Sequence[tuple[str, Optional[str]]], force: bool) -> list[StartResult]:
-        """Reset the E4h timer on each drive the guard allows; record the reset and a baseline."""
+        """Reset the E4h timer on each drive the guard allows; record a baseline and the reset.
+
+        Order, so that no reset goes unrecorded without saying so: the baseline sample is stored first (a
+        database that cannot be written stops the drive before anything is sent); the drive's identity is
+        read again just before the command (a drive swapped in between is refused); then the reset is sent
+        and recorded. A reset that was sent but could not be recorded is reported as such.
+        """
         results = []
         outcomes = self.read(devices)
         store = self.store(required=True)
@@ -179,42 +228,61 @@ class Session:
             if isinstance(outcome, DriveError):
                 results.append(StartResult(device, "failed", outcome.message))
                 continue
-            snap = outcome
-            refusal = vendors.reset_refusal(snap)
-            if refusal is not None and not force:
-                results.append(StartResult(device, "refused", f"not reset: {refusal}; --force overrides (at your "
-                                                               "own risk: vendor subcommands are undefined there)"))
-                continue
-            key = drive_key(snap.model, snap.serial, snap.wwn)
-            if key is None:
-                results.append(StartResult(device, "failed", "drive has no serial number or WWN, so its reset "
-                                                             "cannot be recorded; not reset"))
-                continue
-            baseline = assess_mod.assess(snap, self.context(snap, self.clock()))
-            try:
-                smart.reset_timer(self.runner, device, dtype or snap.device_type)
-            except DriveError as exc:
-                results.append(StartResult(device, "rejected" if exc.kind == "rejected" else "failed", exc.message))
-                continue
-            at = self.clock()
-            from .render import drive_dict
+            results.append(self._start_one(store, device, dtype or outcome.device_type, outcome, force))
+        return results
 
+    def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool
+                   ) -> StartResult:
+        def result(status: str, message: str) -> StartResult:
+            return StartResult(device, status, message, snap.serial, snap.model)
+
+        refusal = vendors.reset_refusal(snap)
+        if refusal is not None and not force:
+            return result("refused", f"not reset: {refusal}; --force sends it anyway, at your own risk")
+        key = drive_key(snap.model, snap.serial, snap.wwn)
+        if key is None:
+            return result("failed", "not reset: the drive has no serial number or WWN, so its reset could not be "
+                                    "recorded")
+        baseline = assess_mod.assess(snap, self.context(snap, self.clock()))
+        try:
+            store.add_sample(key, snap.model, snap.serial, snap.wwn, snap.interface,
+                             sample_of(snap, baseline, self.clock() - timedelta(milliseconds=1)), device)
+        except StoreError as exc:
+            return result("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})")
+        try:
+            now = smart.identify(self.runner, device, dtype)
+        except DriveError as exc:
+            return result("failed", f"not reset: its identity could not be read again just before the reset "
+                                    f"({exc.message})")
+        if (now.model, now.serial, now.wwn) != (snap.model, snap.serial, snap.wwn):
+            return result("refused", f"not reset: the drive behind {device} changed since it was read "
+                                     f"({snap.model} [{snap.serial or snap.wwn}], now {now.model} "
+                                     f"[{now.serial or now.wwn}]); run start again")
+        try:
+            smart.reset_timer(self.runner, device, dtype)
+        except DriveError as exc:
+            return result("rejected" if exc.kind == "rejected" else "failed", exc.message)
+        at = self.clock()
+        sent = f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}"
+        from .render import drive_dict
+
+        try:
             store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at, device,
                                snap.power_on_hours, drive_dict(baseline))
-            store.add_sample(key, snap.model, snap.serial, snap.wwn, snap.interface,
-                             sample_of(snap, baseline, at - timedelta(milliseconds=1)), device)
-            note = f" (forced: {refusal})" if refusal else ""
-            results.append(StartResult(device, "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is "
-                                                         f"valid after 60 power-on minutes{note}", snap.serial))
-        return results
+        except StoreError as exc:
+            return result("unrecorded", f"{sent}, but the reset could not be recorded ({exc}): status and report "
+                                        "will not know when this window began")
+        forced = f" (forced: {refusal})" if refusal else ""
+        return result("reset", f"{sent}; the window is valid after 60 power-on minutes{forced}")
 
 
 @dataclass(frozen=True)
 class StartResult:
     device: str
-    status: str  # 'reset', 'refused', 'rejected', 'failed'
+    status: str  # 'reset', 'refused', 'rejected', 'failed', 'unrecorded' (reset sent, recording failed)
     message: str
     serial: Optional[str] = None
+    model: Optional[str] = None
 
 
 def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:

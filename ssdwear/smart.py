@@ -18,6 +18,7 @@ Bits 3-7 describe the drive, not the call.
 from __future__ import annotations
 
 import logging
+import math
 import os
 import shutil
 import subprocess
@@ -25,10 +26,11 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any, Callable, Optional, Protocol, Union
 
-from .errors import DriveError, ParseError, SmartctlNotFound
-from .model import Snapshot
+from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
+from .model import Snapshot, passed_given_status
 from .parse import parse_output, parse_scan
 
 DEFAULT_TIMEOUT_S = 60.0
@@ -92,16 +94,25 @@ def locate_smartctl(explicit: Optional[str] = None) -> str:
     """The smartctl binary: the one asked for, else pySMART's (PATH), else the sbin directories.
 
     cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl.
+    As root, the binary must be one that only root can change (see trust.py).
     """
+    from .trust import check_trusted
+
+    path = _find_smartctl(explicit)
+    check_trusted(Path(path), "smartctl binary", "use the one smartmontools installed, e.g. /usr/sbin/smartctl")
+    return path
+
+
+def _find_smartctl(explicit: Optional[str]) -> str:
     if explicit:
         path = explicit if os.sep in explicit else shutil.which(explicit)
         if path and os.path.isfile(path) and os.access(path, os.X_OK):
-            return path
+            return os.path.abspath(path)
         raise SmartctlNotFound(f"smartctl not found or not executable at '{explicit}': "
                                "install smartmontools or fix --smartctl / SSDWEAR_SMARTCTL")
     found = _import_pysmart().SMARTCTL_PATH
     if found and os.access(found, os.X_OK):
-        return str(found)
+        return os.path.abspath(str(found))
     for directory in SBIN_DIRS:
         candidate = os.path.join(directory, "smartctl")
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
@@ -116,6 +127,13 @@ class SmartctlRunner:
 
     def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S, sudo: bool = False,
                  options: Sequence[str] = ()) -> None:
+        from .trust import smartctl_option_problem
+
+        problem = smartctl_option_problem(options)
+        if problem is not None:  # config.py refuses these too; this guards every other way in
+            raise UsageError(f"smartctl options {' '.join(options)!r} refused: {problem}")
+        if not math.isfinite(timeout_s) or timeout_s <= 0:
+            raise UsageError(f"timeout {timeout_s!r} must be a finite number of seconds above 0")
         self.path = path
         self.timeout_s = timeout_s
         self.sudo = sudo
@@ -129,7 +147,7 @@ class SmartctlRunner:
         try:
             runner.generic_call(list(args), pass_options=bool(self.options))
         except subprocess.TimeoutExpired:
-            raise DriveError(args[-1] if args else "smartctl",
+            raise DriveError(_subject(args),
                              f"smartctl did not answer within {self.timeout_s:g} s and was killed "
                              "(hung device or controller?); raise --timeout if the drive is just slow",
                              kind="timeout") from None
@@ -140,6 +158,13 @@ class SmartctlRunner:
                                    "--smartctl PATH") from None
         return CallResult(tuple(args), runner.last_stdout, runner.last_status, runner.last_stderr,
                           time.monotonic() - started)
+
+
+def _subject(args: Sequence[str]) -> str:
+    """What a call is about, for messages: the device, or the scan."""
+    if list(args[:1]) == ["--scan-open"]:
+        return "smartctl --scan-open"
+    return args[-1] if args and not args[-1].startswith("-") else "smartctl " + " ".join(args)
 
 
 _TIMED_CLASS: Optional[type] = None
@@ -180,6 +205,10 @@ def read_args(device: str, device_type: Optional[str], json: bool = True, wake: 
     return [*args, device]
 
 
+def identity_args(device: str, device_type: Optional[str], json: bool = True) -> list[str]:
+    return [*(["--json=c"] if json else []), "-i", *(["-d", device_type] if device_type else []), device]
+
+
 def reset_args(device: str, device_type: Optional[str]) -> list[str]:
     return ["-t", "vendor,0x40", *(["-d", device_type] if device_type else []), device]
 
@@ -198,7 +227,9 @@ def _said(result: CallResult) -> str:
         text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
         messages = [line.strip() for line in text.splitlines()
                     if line.strip() and not line.startswith(("smartctl ", "Copyright", "{", "Use smartctl -h"))]
-    return "; ".join(dict.fromkeys(messages))[:300]
+    from .trust import visible
+
+    return visible("; ".join(dict.fromkeys(messages))[:300])
 
 
 def _open_failure(device: str, result: CallResult) -> DriveError:
@@ -226,9 +257,20 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
 
 def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, wake: bool = False) -> Snapshot:
     """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0."""
-    result = runner.run(read_args(device, device_type, json=True, wake=wake))
+    return _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
+
+
+def identify(runner: Runner, device: str, device_type: Optional[str] = None) -> Snapshot:
+    """The drive's identity only (`smartctl -i`): read again just before a vendor command, to be sure the
+    drive behind the name is still the one the guard looked at."""
+    return _read(runner, device, device_type, lambda json: identity_args(device, device_type, json=json))
+
+
+def _read(runner: Runner, device: str, device_type: Optional[str], make_args: Callable[[bool], list[str]]
+          ) -> Snapshot:
+    result = runner.run(make_args(True))
     if result.status & BIT_CMDLINE and b"UNRECOGNIZED OPTION" in result.stdout + result.stderr:
-        result = runner.run(read_args(device, device_type, json=False, wake=wake))  # smartctl < 7.0
+        result = runner.run(make_args(False))  # smartctl < 7.0 has no --json
     if result.status & BIT_CMDLINE:
         raise _command_line_failure(device, result)
     if result.status & BIT_OPEN:
@@ -239,11 +281,12 @@ def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, w
         raise DriveError(device, f"unreadable smartctl output ({exc})", kind="read") from None
     notes = [f"smartctl exit status {result.status} (0x{result.status:02x}): "
              f"{'; '.join(describe_status(result.status))}"] if result.status else []
-    if result.status & BIT_COMMAND and not snap.has_data:
-        raise DriveError(device, "a SMART command failed and no data came back: "
-                         f"{_said(result) or 'see smartctl -x ' + device}", kind="read")
-    snap = replace(snap, exit_status=result.status, parse_notes=snap.parse_notes + tuple(notes))
-    return snap
+    if not snap.has_data:
+        what = "a SMART command failed and no data came back" if result.status & BIT_COMMAND \
+            else "smartctl printed no drive data"
+        raise DriveError(device, f"{what}: {_said(result) or 'see smartctl -x ' + device}", kind="read")
+    return replace(snap, exit_status=result.status, smart_passed=passed_given_status(snap.smart_passed, result.status),
+                   parse_notes=snap.parse_notes + tuple(notes))
 
 
 def scan(runner: Runner) -> list[tuple[str, Optional[str]]]:

@@ -4,7 +4,11 @@
 - WAL journal and a busy timeout: concurrent samplers wait for each other and lose nothing; every
   write is one transaction, so a crash (kill -9) loses at most the sample being written.
 - A file that is not an ssdwear database (not SQLite, corrupt, or another program's SQLite file) is
-  reported and never written to, truncated or replaced.
+  reported and never written to, truncated or replaced. A damaged database is reported with what to do
+  (every sqlite3.DatabaseError becomes a StoreError naming the file), never retried in a loop.
+- The path is never followed through a symbolic link (a link planted in /tmp would make root overwrite
+  another file); a new database is created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0640. As root, the file and
+  the directories above it must be root's alone (trust.py).
 - Samples are compact rows in a WITHOUT ROWID table clustered on (drive, time): years of hourly
   samples for a 60-drive server stay well under 500 MB and a drive's last month is one range scan.
 """
@@ -12,7 +16,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
@@ -24,6 +30,33 @@ from .model import LastLook, ResetRecord, Sample
 
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
 BUSY_TIMEOUT_MS = 30_000
+DB_MODE = 0o640
+# Two samples of one drive in the same millisecond are both kept by moving the later one on a millisecond;
+# a collision that persists this long is not a collision but a damaged index.
+MAX_SAME_TIME_RETRIES = 1000
+_SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
+class SampleRejected(Exception):
+    "One drive's sample could not be stored (its values do not fit); the other drives' samples are kept."
+
+
+def store_error(path: Path, exc: BaseException, doing: str) -> StoreError:
+    """One line saying what went wrong with the database and what to do about it."""
+    text = str(exc)
+    lower = text.lower()
+    if "malformed" in lower or "not a database" in lower or "corrupt" in lower or isinstance(
+            exc, sqlite3.IntegrityError):
+        return StoreError(f"history database {path} is damaged ({text}, while {doing}); it was left untouched: "
+                          f"recover it with 'sqlite3 {path} .recover | sqlite3 {path}.recovered' and move the "
+                          "recovered file into place, or move the damaged file aside (ssdwear then starts a new one)")
+    if "full" in lower:
+        return StoreError(f"cannot write to {path} ({text}) while {doing}: free some space on its file system "
+                          "or pass --db with a file elsewhere")
+    if "readonly" in lower or "read-only" in lower:
+        return StoreError(f"cannot write to {path} ({text}): the file or its directory is read-only; pass --db "
+                          "with a writable file")
+    return StoreError(f"history database {path}: {text} while {doing}")
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -106,29 +139,45 @@ class Store:
     @classmethod
     def open(cls, path: Path, create: bool = True) -> Store:
         path = Path(path)
-        exists = path.exists()
-        if exists and path.is_dir():
-            raise StoreError(f"history database {path} is a directory: pass --db FILE")
-        if exists:
-            _check_header(path)
-        elif not create:
-            raise StoreError(f"no history database at {path}: run 'ssdwear sample' first, or pass --db")
+        before = _lstat(path)
+        if before is None:
+            if not create:
+                raise StoreError(f"no history database at {path}: run 'ssdwear sample' first, or pass --db")
+            before = _create(path)
         else:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise StoreError(f"cannot create {path.parent}: {exc.strerror}; pass --db or set SSDWEAR_DB") \
-                    from None
+            _check_existing(path, before)
+        from .trust import UntrustedFile, check_trusted
+
+        try:
+            check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or pass --db")
+        except UntrustedFile as exc:
+            raise StoreError(str(exc)) from None
+        for suffix in _SIDE_FILES:
+            side = _lstat(Path(f"{path}{suffix}"))
+            if side is not None and stat.S_ISLNK(side.st_mode):
+                raise StoreError(f"{path}{suffix} is a symbolic link; ssdwear does not follow links beside its "
+                                 "database: remove it, or pass --db with another file")
         try:
             db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
+        except (sqlite3.DatabaseError, OSError) as exc:
+            raise StoreError(f"cannot open history database {path}: {exc}") from None
+        after = _lstat(path)
+        if after is None or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
+            db.close()
+            raise StoreError(f"history database {path} was replaced while ssdwear opened it; not used")
+        try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             store = cls(db, path)
             store._prepare_waiting()
+        except StoreError:
+            db.close()
+            raise
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"history database {path} is unusable ({exc}); it was left untouched: "
-                             "move it away or pass --db") from None
+            db.close()
+            raise store_error(path, exc, "opening it") from None
         except OSError as exc:
+            db.close()
             raise StoreError(f"cannot open history database {path}: {exc}") from None
         return store
 
@@ -163,7 +212,10 @@ class Store:
         self._migrate()
 
     def _migrate(self) -> None:
+        """Apply the migrations this file lacks. A file that is up to date is not written to at all."""
         db = self.db
+        if self._up_to_date():
+            return
         db.execute("BEGIN IMMEDIATE")  # one migrator at a time; the others wait, then see it done
         try:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -182,6 +234,20 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    def _up_to_date(self) -> bool:
+        db = self.db
+        if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            return False
+        try:
+            done = {r[0] for r in db.execute("SELECT name FROM ssdwear_migrations")}
+        except sqlite3.OperationalError:  # no such table yet
+            return False
+        unknown = done - {name for name, _ in MIGRATIONS}
+        if unknown:
+            raise StoreError(f"{self.path} was written by a newer ssdwear (migrations {sorted(unknown)}); "
+                             "upgrade ssdwear")
+        return done == {name for name, _ in MIGRATIONS}
 
     def close(self) -> None:
         self.db.close()
@@ -205,8 +271,8 @@ class Store:
                 if db.in_transaction:
                     db.execute("ROLLBACK")
                 raise
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            raise store_error(self.path, exc, "writing") from None
         return result
 
     def _drive_id(self, db: sqlite3.Connection, key: str, model: Optional[str], serial: Optional[str],
@@ -230,30 +296,52 @@ class Store:
     def add_sample(self, key: str, model: Optional[str], serial: Optional[str], wwn: Optional[str],
                    interface: Optional[str], sample: Sample, device: Optional[str] = None) -> None:
         """Store one sample in one transaction (and note which drive sits behind `device`)."""
-        self.add_samples([(key, model, serial, wwn, interface, sample, device)])
+        rejected = self.add_samples([(key, model, serial, wwn, interface, sample, device)])
+        if rejected:
+            raise StoreError(f"sample of {key} not stored in {self.path}: {rejected[key]}")
 
     def add_samples(self, rows: Sequence[tuple[str, Optional[str], Optional[str], Optional[str], Optional[str],
-                                               Sample, Optional[str]]]) -> None:
-        """Store several samples in one transaction."""
-        def write(db: sqlite3.Connection) -> None:
-            for key, model, serial, wwn, interface, s, device in rows:
-                t = _ms(s.at)
-                drive_id = self._drive_id(db, key, model, serial, wwn, interface, t)
-                values = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source),
-                          s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written, s.e2h, s.e3h, s.e4h,
-                          s.available_spare, s.media_errors)
-                while True:  # two samples of one drive in the same millisecond: keep both
-                    try:
-                        db.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                                   (drive_id, t, *values))
-                        break
-                    except sqlite3.IntegrityError:
-                        t += 1
-                if device:
-                    db.execute("INSERT INTO devices (device, drive_id, seen) VALUES (?, ?, ?) "
-                               "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen "
-                               "WHERE excluded.seen >= devices.seen", (device, drive_id, t))
-        self._transaction(write)
+                                               Sample, Optional[str]]]) -> dict[str, str]:
+        """Store several samples in one transaction. A drive whose sample cannot be stored (values that do not
+        fit) is left out and returned as {key: why}; a damaged or unwritable database is a StoreError."""
+        def write(db: sqlite3.Connection) -> dict[str, str]:
+            rejected: dict[str, str] = {}
+            for row in rows:
+                db.execute("SAVEPOINT drive")
+                try:
+                    self._insert(db, *row)
+                except SampleRejected as exc:
+                    db.execute("ROLLBACK TO drive")
+                    rejected[row[0]] = str(exc)
+                db.execute("RELEASE drive")
+            return rejected
+        result: dict[str, str] = self._transaction(write)
+        return result
+
+    def _insert(self, db: sqlite3.Connection, key: str, model: Optional[str], serial: Optional[str],
+                wwn: Optional[str], interface: Optional[str], s: Sample, device: Optional[str]) -> None:
+        t = _ms(s.at)
+        values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
+                  s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors)
+        if any(isinstance(v, int) and not -(1 << 63) <= v < 1 << 63 for v in values):
+            raise SampleRejected("a counter does not fit in a 64-bit integer")
+        drive_id = self._drive_id(db, key, model, serial, wwn, interface, t)
+        row = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source), *values[2:])
+        for _ in range(MAX_SAME_TIME_RETRIES):
+            try:
+                db.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (drive_id, t, *row))
+                break
+            except sqlite3.IntegrityError as exc:
+                if "samples.drive_id, samples.t" not in str(exc):
+                    raise
+                t += 1  # another sample of this drive in the same millisecond: keep both
+        else:
+            raise sqlite3.IntegrityError(f"{MAX_SAME_TIME_RETRIES} samples of one drive collide at one time "
+                                         "(damaged index?)")
+        if device:
+            db.execute("INSERT INTO devices (device, drive_id, seen) VALUES (?, ?, ?) "
+                       "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen "
+                       "WHERE excluded.seen >= devices.seen", (device, drive_id, t))
 
     def bulk_insert_samples(self, key: str, model: str, serial: str, rows: Iterable[tuple[Any, ...]]) -> None:
         """Fast path for generated history (benchmarks): rows are raw sample-table tuples without drive_id."""
@@ -278,7 +366,7 @@ class Store:
         try:
             return self.db.execute(sql, tuple(args)).fetchall()
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from None
+            raise store_error(self.path, exc, "reading it") from None
 
     def last_reset(self, key: str) -> Optional[ResetRecord]:
         rows = self._read("SELECT r.t, r.device, r.poh FROM resets r JOIN drives d ON d.id = r.drive_id "
@@ -291,7 +379,14 @@ class Store:
     def reset_baseline(self, key: str) -> Optional[dict[str, Any]]:
         rows = self._read("SELECT r.baseline FROM resets r JOIN drives d ON d.id = r.drive_id "
                           "WHERE d.key = ? ORDER BY r.t DESC LIMIT 1", (key,))
-        return json.loads(rows[0][0]) if rows else None
+        if not rows:
+            return None
+        try:
+            baseline = json.loads(rows[0][0])
+        except (TypeError, ValueError, RecursionError):
+            raise StoreError(f"history database {self.path}: the stored baseline of {key} is not JSON (damaged?)") \
+                from None
+        return baseline if isinstance(baseline, dict) else None
 
     def last_look(self, key: str) -> Optional[LastLook]:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
@@ -331,9 +426,55 @@ class Store:
                 or d["key"] == needle]
 
 
+def _lstat(path: Path) -> Optional[os.stat_result]:
+    try:
+        return os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot look at history database {path}: {exc.strerror}") from None
+
+
+def _create(path: Path) -> os.stat_result:
+    """A new, empty database file that is certainly ours: O_EXCL fails on anything already there (a link)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create {path.parent}: {exc.strerror}; pass --db or set SSDWEAR_DB") from None
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags, DB_MODE)
+    except FileExistsError:  # another process created it meanwhile: use theirs, with the same checks
+        st = _lstat(path)
+        if st is None:
+            raise StoreError(f"history database {path} appeared and vanished while ssdwear created it") from None
+        _check_existing(path, st)
+        return st
+    except OSError as exc:
+        raise StoreError(f"cannot create history database {path}: {exc.strerror}; pass --db or set SSDWEAR_DB") \
+            from None
+    try:
+        return os.fstat(fd)
+    finally:
+        os.close(fd)
+
+
+def _check_existing(path: Path, st: os.stat_result) -> None:
+    if stat.S_ISLNK(st.st_mode):
+        raise StoreError(f"history database {path} is a symbolic link; ssdwear does not follow links for its "
+                         "database (a planted link could make it overwrite another file): pass --db with the real "
+                         "file")
+    if stat.S_ISDIR(st.st_mode):
+        raise StoreError(f"history database {path} is a directory: pass --db FILE")
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"history database {path} is not a regular file: pass --db FILE")
+    _check_header(path)
+
+
 def _check_header(path: Path) -> None:
     try:
-        with open(path, "rb") as handle:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
             header = handle.read(100)
     except OSError as exc:
         raise StoreError(f"cannot read history database {path}: {exc.strerror}") from None

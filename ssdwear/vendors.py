@@ -16,7 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .model import DEVSTAT_PERCENT_USED, Attribute, Snapshot
+from .model import (
+    DEVSTAT_LOGICAL_SECTORS_READ,
+    DEVSTAT_LOGICAL_SECTORS_WRITTEN,
+    DEVSTAT_PERCENT_USED,
+    Attribute,
+    Snapshot,
+)
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -24,16 +30,22 @@ GiB = 1 << 30
 # --------------------------------------------------------------------------------------------
 # Drive families
 
-_INTEL_MODEL = re.compile(r"\b(INTEL|SOLIDIGM)\b|^(INTEL\s+|SOLIDIGM\s+)?SSD(SA|SC|MC|MA|PE|PF|PB)", re.I)
-_INTEL_FAMILY = re.compile(r"^(Dell Certified )?Intel\b|\bSolidigm\b", re.I)
+# Model strings are matched whole, never as substrings: 'Samsung SSD 860 EVO (INTEL SSDSA2BZ200G3)' or
+# 'Micron_5200 INTEL-SSDSC2KB480G7' are not Intel drives. Intel prints 'INTEL SSDSC2BA200G3', Dell's OEM
+# variants drop the prefix ('SSDSCKJB240G7R'), the X25-E puts it last ('SSDSA2SH032G1GN INTEL').
+_INTEL_MODEL = re.compile(r"^(?:INTEL|SOLIDIGM)\s+SSD[A-Z0-9]+$|^SSD(?:SA|SC|MC|MA|PE|PF|PB)[A-Z0-9]+(?:\s+INTEL)?$",
+                          re.I)
+_INTEL_FAMILY = re.compile(r"^(Dell Certified )?Intel\b|^Solidigm\b", re.I)
+# An OEM suffix after an Intel model number: 'T', 'R' (Dell), 'D', 'GC', 'GN', ...
+_INTEL_MODEL_FORM = r"^(?:INTEL\s+|SOLIDIGM\s+)?(?:{})[A-Z0-9]{{0,4}}(?:\s+INTEL)?$"
 
 # Intel families for which the timed-workload reset (`smartctl -t vendor,0x40`) is documented:
 # smartmontools drivedb.h says "226,227,228 can be reset by 'smartctl -t vendor,0x40'" for these
 # entries, and the Intel DC datasheets document SMART EXECUTE OFF-LINE IMMEDIATE subcommand 40h.
-# Patterns match the Intel model number anywhere in the model string (OEM variants carry suffixes,
-# Dell ones drop the 'INTEL ' prefix).
+# Each pattern is an Intel model number; it must be the whole model string (_INTEL_MODEL_FORM: an optional
+# 'INTEL ' prefix, an OEM suffix of up to four letters or digits).
 TIMER_RESET_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(pattern, re.I))
+    (name, re.compile(_INTEL_MODEL_FORM.format(pattern), re.I))
     for name, pattern in (
         ("Intel X25-M/X18-M/X25-V G2", r"SSDSA[12]M(040|080|120|160)G2"),
         ("Intel 311/313", r"SSD(SA2VP|MAEXC)(020|024)G[23]"),
@@ -51,7 +63,7 @@ TIMER_RESET_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # Dell-certified Intel drives (model ending in 'R', e.g. SSDSC2KB480G7R, SSDSCKJB240G7R, SSDSC1BG200G4R):
 # their drive-database entries redefine 233 (Total_LBAs_Written on the S3520) and add
 # 245 Percent_Life_Remaining and 202 End_of_Life.
-_DELL_INTEL = re.compile(r"SSDSC\w*\d[GT]\d+R\b|SSDSC\w*[GT]\dR$", re.I)
+_DELL_INTEL = re.compile(r"^(?:INTEL\s+)?SSDSC[A-Z0-9]*[GT]\dR$", re.I)
 
 _SAMSUNG = re.compile(r"samsung|^MZ[0-9A-Z]{2}|^SAMSUNG", re.I)
 _CRUCIAL_MICRON = re.compile(r"^(crucial|micron)|^CT\d+(MX|BX|M5|P)|^MTFD", re.I)
@@ -64,23 +76,29 @@ _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
 
 
 def is_intel_ssd(snap: Snapshot) -> bool:
-    """Intel (or Solidigm, Intel's successor) solid-state drive, by model number or drive family."""
+    """Intel (or Solidigm, Intel's successor) solid-state drive, by drive family or whole model number.
+
+    When smartctl's drive database names the family, the family decides: an 'INTEL ...' model string in a
+    'Samsung based SSDs' family is not an Intel drive.
+    """
     if snap.is_solid_state is False:
         return False
-    model = snap.model or ""
-    family = snap.model_family or ""
-    return bool(_INTEL_MODEL.search(model) or _INTEL_FAMILY.search(family) or _DELL_INTEL.search(model))
+    model = (snap.model or "").strip()
+    if snap.model_family:
+        return bool(_INTEL_FAMILY.search(snap.model_family.strip()))
+    return bool(_INTEL_MODEL.match(model) or _DELL_INTEL.match(model))
 
 
 def is_dell_intel(snap: Snapshot) -> bool:
-    return bool(_DELL_INTEL.search(snap.model or "") or (snap.model_family or "").startswith("Dell Certified Intel"))
+    return is_intel_ssd(snap) and bool(_DELL_INTEL.match((snap.model or "").strip())
+                                       or (snap.model_family or "").startswith("Dell Certified Intel"))
 
 
 def timer_reset_family(snap: Snapshot) -> Optional[str]:
     """The documented family name if the timed-workload reset is documented for this drive, else None."""
-    model = snap.model or ""
+    model = (snap.model or "").strip()
     for name, pattern in TIMER_RESET_FAMILIES:
-        if pattern.search(model):
+        if pattern.match(model):
             return name
     return None
 
@@ -113,8 +131,8 @@ def reset_refusal(snap: Snapshot) -> Optional[str]:
     if snap.interface != "ata":
         return f"{what} is not an ATA drive; vendor subcommand 0x40 is defined only for Intel SATA SSDs"
     if not is_intel_ssd(snap):
-        return (f"{what} is not an Intel/Solidigm SSD; vendor subcommands are undefined on other drives "
-                "and may do anything")
+        family = f" (smartctl's drive database: {snap.model_family})" if snap.model_family else ""
+        return f"{what} is not an Intel/Solidigm SSD{family}; vendor subcommands are undefined on other drives"
     if not has_timed_workload(snap):
         return f"{what} does not report the timed-workload attributes 226-228"
     if timer_reset_family(snap) is None:
@@ -307,13 +325,55 @@ def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> Optional
     return ByteCount(sectors * size, f"Device Statistics '{label}' x {size} B")
 
 
-def _pick(devstat: Optional[ByteCount], attribute: Optional[ByteCount]) -> Optional[ByteCount]:
+# The most bytes a drive can have moved, by interface: its link's top speed (SATA 6 Gb/s = 600 MB/s; SAS-4
+# 24 Gb/s on two ports; NVMe up to PCIe 6.0 x8), twice over for clock slack, across its whole power-on time.
+# Without a power-on time: a million full drive writes, beyond what any flash survives.
+LINK_BYTES_PER_SECOND = {"ata": 600e6, "scsi": 4.8e9, "nvme": 128e9}
+MAX_DRIVE_WRITES = 1_000_000
+MAX_BYTES = (1 << 63) - 1  # SQLite's INTEGER
+
+
+def bytes_ceiling(snap: Snapshot) -> int:
+    """The largest byte counter this drive could plausibly show."""
+    ceiling = float(MAX_BYTES)
+    poh = snap.power_on_hours if snap.power_on_hours_trusted else None
+    if poh is not None and poh >= 0:
+        speed = LINK_BYTES_PER_SECOND.get(snap.interface, max(LINK_BYTES_PER_SECOND.values()))
+        ceiling = min(ceiling, 2 * speed * max(poh, 1.0) * 3600)
+    elif snap.capacity_bytes:
+        ceiling = min(ceiling, float(snap.capacity_bytes) * MAX_DRIVE_WRITES)
+    return int(ceiling)
+
+
+def implausible(snap: Snapshot, count: Optional[ByteCount]) -> Optional[str]:
+    """Why a byte counter cannot be true (0xFFFFFFFFFFFF 'invalid' raws, counters faster than the link)."""
+    if count is None:
+        return None
+    ceiling = bytes_ceiling(snap)
+    if 0 <= count.bytes <= ceiling:
+        return None
+    return (f"{count.source} gives {count.bytes:,} B, more than this drive can have transferred "
+            f"(at most {ceiling:,} B); ignored")
+
+
+def sane_bytes(snap: Snapshot, count: Optional[ByteCount], problems: Optional[list[str]]) -> Optional[ByteCount]:
+    reason = implausible(snap, count)
+    if reason is None:
+        return count
+    if problems is not None:
+        problems.append(reason)
+    return None
+
+
+def _pick(snap: Snapshot, devstat: Optional[ByteCount], attribute: Optional[ByteCount],
+          problems: Optional[list[str]]) -> Optional[ByteCount]:
     """The standard device statistic, unless the vendor attribute shows it wrapped around.
 
     Some firmwares (Crucial MX500) keep 'Logical Sectors Written' in 32 bits, so it wraps every 2 TiB of
     512-byte sectors while attribute 246 keeps counting: when the two disagree by more than 10 %, the
-    larger one is the one that did not wrap.
+    larger one is the one that did not wrap. A counter that cannot be true is never picked.
     """
+    devstat, attribute = sane_bytes(snap, devstat, problems), sane_bytes(snap, attribute, problems)
     if devstat is None or attribute is None:
         return devstat or attribute
     if attribute.bytes > devstat.bytes * 1.1:
@@ -322,14 +382,14 @@ def _pick(devstat: Optional[ByteCount], attribute: Optional[ByteCount]) -> Optio
     return devstat
 
 
-def ata_host_written(snap: Snapshot) -> Optional[ByteCount]:
-    return _pick(_devstat_bytes(snap, (0x01, 0x018), "Logical Sectors Written"),
-                 _ata_counter(snap, (241, 225, 246), lba_names=("Total_LBAs_Written",)))
+def ata_host_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
+                 _ata_counter(snap, (241, 225, 246), lba_names=("Total_LBAs_Written",)), problems)
 
 
-def ata_host_read(snap: Snapshot) -> Optional[ByteCount]:
-    return _pick(_devstat_bytes(snap, (0x01, 0x028), "Logical Sectors Read"),
-                 _ata_counter(snap, (242,), lba_names=("Total_LBAs_Read",)))
+def ata_host_read(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
+                 _ata_counter(snap, (242,), lba_names=("Total_LBAs_Read",)), problems)
 
 
 def _ata_counter(snap: Snapshot, ids: Sequence[int], lba_names: Sequence[str]) -> Optional[ByteCount]:
@@ -353,7 +413,11 @@ def _ata_counter(snap: Snapshot, ids: Sequence[int], lba_names: Sequence[str]) -
     return None
 
 
-def ata_nand_written(snap: Snapshot) -> Optional[ByteCount]:
+def ata_nand_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return sane_bytes(snap, _ata_nand_written(snap), problems)
+
+
+def _ata_nand_written(snap: Snapshot) -> Optional[ByteCount]:
     if is_intel_ssd(snap):
         # Intel: 249 NAND_Writes_1GiB (320/520/53x/540s/545s families), 243 NAND_Writes_32MiB (S3510/S3610/
         # S3520/S4x00 families); the IDs mean the same on every Intel SATA SSD that has them.

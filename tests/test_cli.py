@@ -120,8 +120,11 @@ def test_measure_waits_for_a_valid_window_then_reports() -> None:
                   "--format", "json"], app)
     assert result.exit_code == 0, result.output
     assert fake.now - T0 == timedelta(minutes=60)
-    reads = [c for c in runner.calls if c[0] == "--json=c"]
+    reads = [c for c in runner.calls if c[:2] == ("--json=c", "-x")]
     assert len(reads) == 4  # baseline, then 65535, 30 min, 60 min
+    # the drive's identity is read again right before the vendor command
+    assert runner.calls[1:3] == [("--json=c", "-i", "-d", "sat", "/dev/sda"), ("-t", "vendor,0x40", "-d", "sat",
+                                                                              "/dev/sda")]
     d = drives(result)["/dev/sda"]
     assert d["projection"]["years_new_drive"] == pytest.approx(18.7, abs=0.05)
     assert not any("someone else" in w for w in d["warnings"])
