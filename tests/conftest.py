@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -11,7 +10,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures"
 FAKE_SMARTCTL = Path(__file__).resolve().parent / "fake_smartctl.py"
-CORPUS = Path(os.environ.get("SSDWEAR_CORPUS") or ROOT.parent / "shared" / "corpus")
+# Real smartctl outputs with their hand-read values (MANIFEST.md) and origins (SOURCES.md), kept in the
+# repository so that the suite runs from any clone. A missing corpus fails the tests that read it.
+CORPUS = ROOT / "tests" / "corpus"
+CORPUS_MANIFEST = CORPUS / "MANIFEST.md"
 
 
 @pytest.fixture(autouse=True)

@@ -1,13 +1,12 @@
 """Conformance of ssdwear.parse over the recorded smartctl corpus, against the hand-read MANIFEST.md.
 
-The corpus is read where it lies (``$SSDWEAR_CORPUS`` or ``../shared/corpus`` beside the repository);
+The corpus lies in tests/corpus (copied from ../shared/corpus with its MANIFEST and SOURCES);
 nothing from it is copied here. The expected values are parsed from MANIFEST.md's tables at test time,
 exactly as printed there, and converted with the small helpers below.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -16,16 +15,13 @@ from pathlib import Path
 from typing import Callable, Optional
 
 import pytest
+from conftest import CORPUS, CORPUS_MANIFEST
 
 from ssdwear.errors import ParseError
 from ssdwear.model import DEVSTAT_PERCENT_USED, Snapshot
 from ssdwear.parse import parse_output
 
-CORPUS = Path(os.environ.get("SSDWEAR_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus")
-if not CORPUS.is_dir():
-    pytest.skip(f"smartctl corpus not found at {CORPUS} (set SSDWEAR_CORPUS)", allow_module_level=True)
-
-MANIFEST = CORPUS / "MANIFEST.md"
+MANIFEST = CORPUS_MANIFEST
 OUTPUT_SUFFIXES = (".txt", ".json")
 FILES = sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in OUTPUT_SUFFIXES)
 # Files allowed to raise ParseError: none. Every recorded output, the Windows open failure included, is a

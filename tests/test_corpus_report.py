@@ -1,4 +1,4 @@
-"""Reports over the real smartctl corpus (../shared/corpus): no traceback, the 65535 rule, series windows,
+"""Reports over the real smartctl corpus (tests/corpus): no traceback, the 65535 rule, series windows,
 retire-check verdicts. Expected facts come from MANIFEST.md, read at test time."""
 
 from __future__ import annotations
@@ -9,16 +9,12 @@ from collections import defaultdict
 
 import pytest
 from click.testing import CliRunner
-from conftest import CORPUS
-
-if not CORPUS.is_dir():
-    pytest.skip(f"smartctl corpus not found at {CORPUS} (set SSDWEAR_CORPUS)", allow_module_level=True)
-
+from conftest import CORPUS, CORPUS_MANIFEST
 from test_corpus_parse import FILES, manifest_rows
 
 from ssdwear.cli import cli
 
-ROWS = manifest_rows((CORPUS / "MANIFEST.md").read_text(encoding="utf-8"))
+ROWS = manifest_rows(CORPUS_MANIFEST.read_text(encoding="utf-8"))
 INTEL_ROWS = [r for r in ROWS if r.table.startswith("A.")]
 
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any, Optional
 
-import pytest
+from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,13 +19,9 @@ from ssdwear.errors import ParseError
 from ssdwear.model import Snapshot
 from ssdwear.parse import parse_output, parse_scan
 
-CORPUS = Path(os.environ.get("SSDWEAR_CORPUS") or Path(__file__).resolve().parents[2] / "shared" / "corpus")
-CORPUS_FILES = (
-    sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in (".txt", ".json")) if CORPUS.is_dir() else []
-)
+CORPUS_FILES = sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in (".txt", ".json"))
 CORPUS_DATA = [p.read_bytes() for p in CORPUS_FILES]
 CORPUS_JSON = [json.loads(d) for p, d in zip(CORPUS_FILES, CORPUS_DATA) if p.suffix == ".json"]
-needs_corpus = pytest.mark.skipif(not CORPUS_DATA, reason=f"smartctl corpus not found at {CORPUS}")
 
 # SSDWEAR_FUZZ_EXAMPLES raises the budget for a longer campaign; the default keeps this file under ~10 s.
 FUZZ = settings(
@@ -222,17 +217,15 @@ def test_smartctl_keys_with_arbitrary_values(doc: dict[str, Any], version: Any) 
 # Damaged corpus files
 
 
-@needs_corpus
 @FUZZ
-@given(st.sampled_from(CORPUS_DATA or [b""]), st.floats(0, 1))
+@given(st.sampled_from(CORPUS_DATA), st.floats(0, 1))
 def test_truncated_corpus_files(data: bytes, where: float) -> None:
     check(data[: int(len(data) * where)])
 
 
-@needs_corpus
 @FUZZ
 @given(
-    st.sampled_from(CORPUS_DATA or [b""]),
+    st.sampled_from(CORPUS_DATA),
     st.lists(st.tuples(st.sampled_from(["delete", "duplicate", "swap"]), st.floats(0, 1)), max_size=12),
 )
 def test_corpus_line_edits(data: bytes, edits: list[tuple[str, float]]) -> None:
@@ -250,10 +243,9 @@ def test_corpus_line_edits(data: bytes, edits: list[tuple[str, float]]) -> None:
     check(b"".join(lines))
 
 
-@needs_corpus
 @FUZZ
 @given(
-    st.sampled_from(CORPUS_DATA or [b""]),
+    st.sampled_from(CORPUS_DATA),
     st.lists(
         st.tuples(st.sampled_from(["set", "insert", "delete"]), st.floats(0, 1), st.binary(max_size=4)), max_size=20
     ),
@@ -282,10 +274,9 @@ def _replace_subtree(doc: Any, path: list[int], value: Any) -> Any:
     return [*doc[:i], _replace_subtree(doc[i], path[1:], value), *doc[i + 1 :]]
 
 
-@pytest.mark.skipif(not CORPUS_JSON, reason=f"smartctl corpus not found at {CORPUS}")
 @FUZZ
 @given(
-    st.sampled_from(CORPUS_JSON or [{}]),
+    st.sampled_from(CORPUS_JSON),
     st.lists(st.tuples(st.lists(st.integers(0, 50), min_size=1, max_size=6), _JSON), min_size=1, max_size=4),
 )
 def test_corpus_json_with_replaced_subtrees(doc: Any, edits: list[tuple[list[int], Any]]) -> None:
