@@ -10,14 +10,14 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
 from . import assess as assess_mod
-from . import vendors, wear
+from . import forecast, vendors, wear
 from .errors import ParseError
-from .model import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, DriveReport, Snapshot, Window, drive_key
+from .model import TIMER_SENTINELS, DriveReport, Snapshot, Window, drive_key
 from .parse import MAX_INPUT_BYTES, parse_output
 from .trust import display_path
 
@@ -27,7 +27,7 @@ WRAP_32BIT_SECTORS = 2**32 * 512
 
 
 @dataclass(frozen=True)
-class Reading:
+class SavedReading:
     snap: Snapshot
     report: DriveReport
 
@@ -76,7 +76,7 @@ def _identity(snap: Snapshot) -> tuple[str, ...]:
     return ("masked", snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
 
 
-def _counters(r: Reading) -> list[Optional[float]]:
+def _counters(r: SavedReading) -> list[Optional[float]]:
     """Counters that never decrease on one drive (None where unknown)."""
     s, w = r.snap, r.report.writes
     nvme = s.nvme
@@ -91,7 +91,7 @@ def _timer(snap: Snapshot, attr_id: int) -> Optional[float]:
     return None if raw is None or raw in TIMER_SENTINELS else float(raw)
 
 
-def _follows(earlier: Reading, later: Reading) -> bool:
+def _follows(earlier: SavedReading, later: SavedReading) -> bool:
     a, b = _counters(earlier), _counters(later)
     e2a, e4a, e2b, e4b = a[7], a[8], b[7], b[8]
     for i, (x, y) in enumerate(zip(a, b)):
@@ -104,16 +104,16 @@ def _follows(earlier: Reading, later: Reading) -> bool:
                 and e4b >= e4a and e2b < e2a)
 
 
-def group(readings: Sequence[Reading]) -> list[list[Reading]]:
+def group(readings: Sequence[SavedReading]) -> list[list[SavedReading]]:
     """Readings of the same drive together, oldest (fewest power-on hours) first."""
-    by_id: dict[tuple[str, ...], list[Reading]] = {}
+    by_id: dict[tuple[str, ...], list[SavedReading]] = {}
     for r in readings:
         by_id.setdefault(_identity(r.snap), []).append(r)
-    groups: list[list[Reading]] = []
+    groups: list[list[SavedReading]] = []
     for members in by_id.values():
         timed = sorted((r for r in members if r.snap.power_on_hours is not None),
                        key=lambda r: r.snap.power_on_hours or 0.0)
-        chains: list[list[Reading]] = []
+        chains: list[list[SavedReading]] = []
         for r in timed:
             for chain in chains:
                 if _follows(chain[-1], r):
@@ -126,61 +126,55 @@ def group(readings: Sequence[Reading]) -> list[list[Reading]]:
     return groups
 
 
-def _series_values(chain: Sequence[Reading]) -> Optional[tuple[str, list[float], list[float], float]]:
-    """(counter, hours, percent values, step) of the finest counter every reading of the chain has."""
-    hours = [r.snap.power_on_hours for r in chain]
-    if any(h is None for h in hours) or not all(r.snap.power_on_hours_trusted for r in chain):
-        return None
-    clock = [float(h) for h in hours if h is not None]
-    # Intel E2h: 1/1024 % steps, usable while no reset happened between readings and the timer is trusted.
-    windows = [r.report.window for r in chain]
-    if all(w is not None and w.kind == "timed-workload" and w.valid and w.wear_steps is not None for w in windows):
-        e4 = [_timer(r.snap, 228) for r in chain]
-        if all(x is not None for x in e4) and all(b >= a for a, b in zip(e4, e4[1:])):  # type: ignore[operator]
-            steps = [float(w.wear_steps) for w in windows if w is not None and w.wear_steps is not None]
-            return ("intel_e2h_workload_media_wear", clock, [s / E2H_STEPS_PER_PERCENT for s in steps],
-                    1 / E2H_STEPS_PER_PERCENT)
-    sources = {r.report.used_source for r in chain}
-    if len(sources) == 1 and None not in sources and not any(r.report.used_at_least for r in chain):
-        values = [r.report.used_percent for r in chain]
-        return (str(sources.pop()), clock, [float(v) for v in values if v is not None], 1.0)
-    return None
+def _wear_readings(chain: Sequence[SavedReading]) -> list[forecast.Reading]:
+    """The chain's readings of the latest reading's wear indicator (saturated ones and untrusted clocks left out)."""
+    source = chain[-1].report.used_source
+    out = []
+    for r in chain:
+        rep, snap = r.report, r.snap
+        if (source is not None and rep.used_source == source and not rep.used_at_least
+                and rep.used_percent is not None and snap.power_on_hours is not None and snap.power_on_hours_trusted):
+            out.append(forecast.Reading(snap.power_on_hours, rep.used_percent, rep.writes.host_bytes_written))
+    return out
 
 
-def series_report(chain: Sequence[Reading], ctx: assess_mod.Context) -> DriveReport:
+def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> DriveReport:
+    """One report for several saved outputs of one drive: the calibrated forecast over their readings (the
+    timed window of the latest, when it has a valid one, stands: it measured the workload itself)."""
     latest = chain[-1]
     if len(chain) < 2:
         return latest.report
     names = ", ".join(Path(r.snap.source).name for r in chain)
-    first_h, last_h = chain[0].snap.power_on_hours, latest.snap.power_on_hours
     masked = chain[0].snap.serial is None and chain[0].snap.wwn is None
     notes = ["serial masked: readings matched by model, firmware, capacity and counters that only grow"] \
         if masked else []
-    found = _series_values(chain)
-    if found is None or first_h is None or last_h is None or last_h <= first_h:
-        why = ("the readings share no wear counter that is comparable across them (indicator saturated, "
-               "different sources, or untrusted power-on hours)")
-        if first_h is not None and last_h is not None and last_h <= first_h:
-            why = "the readings do not span any power-on time"
+    report = latest.report
+    if report.measured_window:
+        return replace(report, readings=len(chain), notes=report.notes + tuple(notes))
+    readings = forecast.clean(_wear_readings(chain))
+    span = readings[-1].power_on_hours - readings[0].power_on_hours if readings else 0.0
+    if len(readings) < 2 or span < forecast.calibration().min_span_hours:
+        why = ("they share no wear indicator that is comparable across them (indicator saturated, different "
+               "sources, or untrusted power-on hours)" if len(readings) < 2 else
+               f"they span only {span:,.1f} power-on hours; the lifetime average stands")
         window = Window(kind="readings", valid=False, reason=f"{len(chain)} readings ({names}): {why}")
-        return assess_mod.with_projection(latest.report, window, None, len(chain), notes)
-    counter, hours, values, step = found
-    rate = wear.fit_rate(hours, values, step)
-    used = latest.report.used_percent
-    reason = (f"{len(chain)} readings of this drive from {hours[0]:,.0f} to {hours[-1]:,.0f} power-on hours "
-              f"({names}); rate fitted to {counter}")
-    window = Window(kind="readings", valid=True, reason=reason, minutes=(hours[-1] - hours[0]) * 60,
-                    wear_percent=values[-1] - values[0], counter=counter)
-    projection = wear.project(rate, used, f"readings:{counter}",
-                              f"{values[-1] - values[0]:.4g} % more wear in {hours[-1] - hours[0]:,.0f} "
-                              f"power-on hours across {len(chain)} readings")
-    return assess_mod.with_projection(latest.report, window, projection, len(chain), notes)
+        return assess_mod.with_projection(report, window, None, len(chain), notes)
+    source = str(report.used_source)
+    moved = readings[-1].used_percent - readings[0].used_percent
+    reason = (f"{len(readings)} readings of this drive from {readings[0].power_on_hours:,.0f} to "
+              f"{readings[-1].power_on_hours:,.0f} power-on hours ({names}); rate from {source}")
+    window = Window(kind="readings", valid=True, reason=reason, minutes=span * 60, wear_percent=moved, counter=source)
+    projection = wear.forecast_projection(readings, report.used_step or 1.0, report.interface, f"readings:{source}",
+                                          f"{moved:.4g} % more wear in {span:,.0f} power-on hours across "
+                                          f"{len(readings)} readings", ctx.interval_level)
+    trend = [projection.trend.text] if projection is not None and projection.trend is not None else []
+    return assess_mod.with_projection(report, window, projection, len(readings), notes, trend)
 
 
 def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = False
                   ) -> tuple[list[DriveReport], list[str]]:
     """Reports for the files (one per drive, or one per file with `each`) and an error line per bad file."""
-    readings: list[Reading] = []
+    readings: list[SavedReading] = []
     errors: list[str] = []
     for path in paths:
         try:
@@ -188,7 +182,7 @@ def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = F
         except ParseError as exc:
             errors.append(str(exc))
             continue
-        readings.append(Reading(snap, assess_mod.assess(snap, ctx)))
+        readings.append(SavedReading(snap, assess_mod.assess(snap, ctx)))
     if each:
         return [r.report for r in readings], errors
     return [series_report(chain, ctx) for chain in group(readings)], errors

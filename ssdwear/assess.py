@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Optional
 
 from . import vendors, wear
+from .forecast import DEFAULT_LEVEL, Reading
 from .model import (
     E2H_STEPS_PER_PERCENT,
     NVME_DATA_UNIT_BYTES,
@@ -48,6 +49,7 @@ class Context:
     reset: Optional[ResetRecord] = None  # our own last reset of this drive's timer
     last_look: Optional[LastLook] = None  # our previous reading of this drive
     previous_serial: Optional[str] = None  # serial last seen behind the same device path
+    interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
 
 
 def drive_kind(snap: Snapshot) -> str:
@@ -174,7 +176,8 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         reason = "timer never reset: the window is the drive's whole life"
         notes.append(reason)
         lifetime = UsedReading("intel_e2h_since_manufacture", wear_percent, False,
-                               f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED)
+                               f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
+                               step=1 / E2H_STEPS_PER_PERCENT)
     host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)
     window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
                     wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
@@ -295,13 +298,44 @@ def health_warnings(h: Health) -> list[str]:
 # The report
 
 
-def lifetime_projection(used: UsedReading, hours: float) -> Optional[Projection]:
-    """The drive's lifetime average: used % over its power-on hours, resolution one indicator step."""
-    if hours <= 0 or used.at_least:  # a saturated indicator gives only a lower bound on the rate
-        return None
-    rate = wear.delta_rate(used.percent, 1.0, hours)
-    return wear.project(rate, used.percent, "lifetime-average",
-                        f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})")
+def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: Optional[int], level: float
+                        ) -> Optional[Projection]:
+    """From one reading: the lifetime average with its calibrated interval (forecast.py)."""
+    hours = snap.power_on_hours
+    if not hours or hours <= 0 or not snap.power_on_hours_trusted or used.at_least:
+        return None  # a saturated indicator gives only a lower bound on the rate
+    return wear.forecast_projection([Reading(hours, used.percent, host_bytes_written)], used.step, snap.interface,
+                                    "lifetime-average",
+                                    f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
+
+
+def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot, ctx: Context) -> Projection:
+    """The Intel timed window: its counter-resolution range, and the trend against the lifetime average."""
+    assert window.minutes and window.wear_steps is not None
+    rate = wear.timed_workload_rate(window.wear_steps, window.minutes, ctx.represents_minutes)
+    stands = f", standing for {window.represents_minutes:,.0f} minutes of real time" if window.represents_minutes \
+        else ""
+    rates = {"timed": rate.per_year}
+    found = None
+    lifetime = lifetime_projection(used, snap, None, ctx.interval_level) if used is not None else None
+    if lifetime is not None and lifetime.percent_per_year is not None and used is not None:
+        rates["lifetime"] = lifetime.percent_per_year
+        found = wear.trend(rate, wear.Rate(lifetime.percent_per_year, lifetime.percent_per_year_low or 0.0,
+                                           lifetime.percent_per_year_high or 0.0), used.percent)
+    return wear.project(rate, used.percent if used else None, "timed-workload",
+                        f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} power-on minutes{stands}",
+                        None, rates, found)
+
+
+def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
+    """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
+    whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
+    if chosen is None or e2h is None or chosen.at_least or chosen.step <= e2h.step:
+        return chosen, []
+    if chosen.percent - e2h.step <= e2h.percent <= chosen.percent + chosen.step:
+        return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
+                     f"{chosen.percent:g} %)"]
+    return chosen, []
 
 
 def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
@@ -319,6 +353,8 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         if timed.lifetime is not None:
             readings.append(timed.lifetime)
             chosen, disagree = choose_used(readings)
+            chosen, sharpened = sharpen(chosen, timed.lifetime)
+            notes.extend(sharpened)
     warnings.extend(disagree)
 
     if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
@@ -346,15 +382,13 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
 
     projection = None
     window = timed.window if timed is not None else None
-    if window is not None and window.valid and window.minutes and window.wear_steps is not None:
-        rate = wear.timed_workload_rate(window.wear_steps, window.minutes, ctx.represents_minutes)
-        stands = (f", standing for {window.represents_minutes:,.0f} minutes of real time"
-                  if window.represents_minutes else "")
-        projection = wear.project(rate, chosen.percent if chosen else None, "timed-workload",
-                                  f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} "
-                                  f"power-on minutes{stands}")
-    elif chosen is not None and snap.power_on_hours and snap.power_on_hours_trusted:
-        projection = lifetime_projection(chosen, snap.power_on_hours)
+    since_reset = timed is not None and timed.lifetime is None  # a never-reset timer is the lifetime, not a window
+    if window is not None and window.valid and since_reset and window.minutes and window.wear_steps is not None:
+        projection = timed_projection(window, chosen, snap, ctx)
+    elif chosen is not None:
+        projection = lifetime_projection(chosen, snap, drive_writes.host_bytes_written, ctx.interval_level)
+    if projection is not None and projection.trend is not None:
+        warnings.append(projection.trend.text)
 
     return DriveReport(
         device=snap.device or snap.source,
@@ -369,6 +403,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         used_percent=chosen.percent if chosen else None,
         used_at_least=chosen.at_least if chosen else False,
         used_source=chosen.source if chosen else None,
+        used_step=chosen.step if chosen else None,
         used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in readings),
         window=window,
         projection=projection,

@@ -62,8 +62,10 @@ def perfdata(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> str:
             items.append(f"'used_{label}'={r.used_percent:g}%;{w};{c};0;")
         p = r.projection
         if p is not None and p.years_remaining is not None:
+            items.append(f"'years_left_{label}'={p.years_remaining:.2f};;;0;")
+        if p is not None and p.years_remaining_low is not None:  # the figure the thresholds judge
             w, c = _range(t["years_remaining"], True)
-            items.append(f"'years_left_{label}'={p.years_remaining:.2f};{w};{c};0;")
+            items.append(f"'years_left_low_{label}'={p.years_remaining_low:.2f};{w};{c};0;")
         h = r.health
         if h.available_spare_percent is not None and h.available_spare_threshold_percent:
             w, c = _range(t["spare_percent"], True)
@@ -96,10 +98,11 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
         head = f"{len(bad)} of {len(states)} drives: " + "; ".join(bad)
     else:
         head = f"{len(states)} drives OK"
-        least = min((r for _, r, _ in states if r.projection and r.projection.years_remaining is not None),
-                    key=lambda r: r.projection.years_remaining or 0.0, default=None)  # type: ignore[union-attr]
-        if least is not None and least.projection is not None and least.projection.years_remaining is not None:
-            head += f", least life left: {least.device} {least.projection.years_remaining:.1f} years"
+        lows = [(r.projection.years_remaining_low, r) for _, r, _ in states
+                if r.projection is not None and r.projection.years_remaining_low is not None]
+        if lows:
+            years, least = min(lows, key=lambda x: x[0])
+            head += f", least life left: {least.device} {years:.1f} years at the pessimistic end"
     line = f"SSDWEAR {STATE_NAMES[worst]} - {head}"
     perf = perfdata(reports, t)
     long_text = "\n".join(text for _, _, text in states)
@@ -110,8 +113,10 @@ def _summary(r: DriveReport) -> str:
     parts = []
     if r.used_percent is not None:
         parts.append(f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} % used")
-    if r.projection is not None and r.projection.years_remaining is not None:
-        parts.append(f"{r.projection.years_remaining:.1f} years left ({r.projection.method})")
+    p = r.projection
+    if p is not None and p.years_remaining_low is not None:
+        central = "no end in sight" if p.years_remaining is None else f"{p.years_remaining:.1f} years left"
+        parts.append(f"{central} ({p.years_remaining_low:.1f} pessimistic; {p.method})")
     return ", ".join(parts) or f"{r.kind}: no wear figures"
 
 

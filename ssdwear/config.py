@@ -56,13 +56,15 @@ class Config:
     textfile_dir: Optional[str] = None
     history_window_minutes: float = 30 * 1440
     represents_minutes: Optional[float] = None
+    interval_level: float = 0.8  # forecast.DEFAULT_LEVEL: the level prediction intervals are stated at
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
     files: tuple[str, ...] = ()  # the files that were read
 
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
-              "history_window", "represents", "thresholds", "ratings")
+              "history_window", "represents", "interval_level", "thresholds", "ratings")
+INTERVAL_LEVELS = (0.5, 0.8, 0.9)  # forecast.LEVELS (not imported: config stays light)
 
 
 def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
@@ -127,6 +129,12 @@ def _merge(config: Config, path: Path) -> Config:
             updates["history_window_minutes"] = reader.convert(value, key, parse_duration_minutes)
         elif key == "represents":
             updates["represents_minutes"] = reader.convert(value, key, parse_duration_minutes)
+        elif key == "interval_level":
+            level = reader.number(value, key, minimum=0)
+            if level not in INTERVAL_LEVELS:
+                raise reader.error(value, key, f"must be one of {', '.join(map(str, INTERVAL_LEVELS))} (the levels "
+                                               f"the intervals are calibrated for), got {level:g}")
+            updates[key] = level
         elif key == "thresholds":
             updates[key] = reader.thresholds(value, dict(config.thresholds))
         elif key == "ratings":

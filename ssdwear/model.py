@@ -173,17 +173,42 @@ class Window:
 
 
 @dataclass(frozen=True)
+class Trend:
+    """The recent wear rate and the lifetime average disagree beyond their intervals."""
+
+    direction: str  # 'speeding up' or 'slowing down'
+    years_at_recent: Optional[float]  # years remaining at the recent rate (None: no end in sight)
+    years_at_lifetime: Optional[float]  # years remaining at the lifetime average
+    text: str  # 'wear speeding up: 1.9 years at the recent rate, 4.7 years at the lifetime rate'
+
+
+@dataclass(frozen=True)
 class Projection:
-    percent_per_year: Optional[float]  # wear rate, percent of rated endurance per year
-    years_new_drive: Optional[float]  # 100 / rate: a new drive's life at this workload (Intel MAS figure)
+    """A wear rate and the (power-on) years it leaves, each with its interval.
+
+    Rates are percent of rated endurance per year; a year is 365 days of power-on time. Every figure has a
+    low/high: for calibrated projections the interval at `interval_level` (e.g. 0.8: the true figure lies
+    inside for 80 % of drives in the back-test), for the Intel timed window the counter's resolution only
+    (`interval_level` None: how well the window stands for the workload is the user's call, --represents).
+    A None *_high years figure is unbounded (the rate may be 0); years_remaining* are None when the lifetime
+    wear is unknown, and years_remaining alone is None (its low set) when the central rate is 0.
+    """
+
+    method: str  # 'timed-workload', 'lifetime-average', 'readings:SOURCE', 'history:SOURCE'
+    basis: str  # one line saying what the figures rest on
+    percent_per_year: Optional[float]
+    percent_per_year_low: Optional[float]
+    percent_per_year_high: Optional[float]
     years_remaining: Optional[float]  # (100 - used) / rate
-    years_low: Optional[float]  # range of the figure named by bounds_of, from counter resolution/scatter
-    years_high: Optional[float]  # None = unbounded (no wear seen yet): years_low is then a lower bound
-    bounds_of: str  # 'years_remaining' or 'years_new_drive'
-    method: str  # e.g. 'timed-workload', 'readings:nvme_percentage_used', 'history:host_bytes_written'
-    basis: str = ""  # one line saying what the figures rest on
-    years_new_drive_low: Optional[float] = None  # range of years_new_drive (high None = unbounded)
-    years_new_drive_high: Optional[float] = None
+    years_remaining_low: Optional[float]  # the pessimistic bound: what check, retire-check and alerts judge
+    years_remaining_high: Optional[float]
+    years_new_drive: Optional[float]  # 100 / rate: a new drive's life at this workload (Intel MAS figure)
+    years_new_drive_low: Optional[float]
+    years_new_drive_high: Optional[float]
+    interval_level: Optional[float]  # None: the interval is the counter's resolution only
+    rates: Mapping[str, float] = field(default_factory=dict)  # every rate considered, percent per year
+    trend: Optional[Trend] = None
+    wear_class: Optional[str] = None  # the calibration class the interval came from
 
 
 @dataclass(frozen=True)
@@ -226,6 +251,7 @@ class DriveReport:
     used_percent: Optional[float] = None
     used_at_least: bool = False
     used_source: Optional[str] = None
+    used_step: Optional[float] = None  # the indicator's resolution, percent (1, or 1/1024 for Intel E2h)
     used_sources: tuple[UsedSource, ...] = ()
     window: Optional[Window] = None
     projection: Optional[Projection] = None
@@ -236,6 +262,12 @@ class DriveReport:
     error: Optional[str] = None  # set when the drive could not be read; the other fields are then empty
     source: Optional[str] = None  # file name or device path the reading came from
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
+
+    @property
+    def measured_window(self) -> bool:
+        """Whether the projection is an Intel timed-workload window measured since a reset: it measured the
+        workload itself, so neither saved readings nor the stored history replace it."""
+        return self.projection is not None and self.projection.method == "timed-workload"
 
 
 @dataclass(frozen=True)

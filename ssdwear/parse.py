@@ -444,7 +444,7 @@ class _Builder:
                 "using Device Statistics"
             )
         if not trusted and ds_hours is not None:
-            poh = float(ds_hours)
+            poh, trusted = float(ds_hours), True  # the standard statistic replaces the implausible attribute
         if poh is None and ds_hours is not None:
             poh = float(ds_hours)
 

@@ -24,11 +24,19 @@ METRICS: dict[str, tuple[str, str]] = {
     "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
     "ssdwear_used_saturated": ("gauge", "1 if the wear indicator saturated (the true wear is ssdwear_used_ratio "
                                         "or more)."),
-    "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the measured wear rate."),
-    "ssdwear_life_remaining_lower_seconds": ("gauge", "Lower bound of the projected life remaining."),
-    "ssdwear_life_remaining_upper_seconds": ("gauge", "Upper bound of the projected life remaining (absent when "
-                                                      "no wear was seen yet)."),
-    "ssdwear_wear_rate_ratio_per_year": ("gauge", "Measured wear rate: fraction of rated endurance per 365 days."),
+    "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the central wear rate (absent when "
+                                                "that rate is 0)."),
+    "ssdwear_life_remaining_lower_seconds": ("gauge", "Pessimistic bound of the projected life remaining: the low end "
+                                                      "of its prediction interval (timed windows: of the counter's "
+                                                      "resolution). Alert on this one."),
+    "ssdwear_life_remaining_upper_seconds": ("gauge", "Optimistic bound of the projected life remaining (absent when "
+                                                      "unbounded)."),
+    "ssdwear_wear_rate_ratio_per_year": ("gauge", "Central wear rate: fraction of rated endurance per 365 days."),
+    "ssdwear_wear_rate_upper_ratio_per_year": ("gauge", "Pessimistic (high) end of the wear rate's interval."),
+    "ssdwear_projection_interval_ratio": ("gauge", "Level of the projection's prediction interval (0.8 = 80 %); "
+                                                   "absent when the range is the counter's resolution only."),
+    "ssdwear_wear_trend": ("gauge", "1 when wear is speeding up (the recent rate's interval lies above the lifetime "
+                                    "average's), -1 when slowing down, 0 otherwise."),
     "ssdwear_timed_window_valid": ("gauge", "Intel timed workload: 1 if the E2h/E4h window is valid."),
     "ssdwear_timed_window_seconds": ("gauge", "Intel timed workload: power-on time in the window (E4h)."),
     "ssdwear_power_on_seconds_total": ("counter", "Power-on time of the drive."),
@@ -83,14 +91,15 @@ def samples(r: DriveReport) -> list[tuple[str, str, float]]:
     p = r.projection
     if p is not None:
         method = [("method", p.method)]
-        remaining_low = p.years_low if p.bounds_of == "years_remaining" else None
-        remaining_high = p.years_high if p.bounds_of == "years_remaining" else None
         for name, years in (("ssdwear_life_remaining_seconds", p.years_remaining),
-                            ("ssdwear_life_remaining_lower_seconds", remaining_low),
-                            ("ssdwear_life_remaining_upper_seconds", remaining_high)):
+                            ("ssdwear_life_remaining_lower_seconds", p.years_remaining_low),
+                            ("ssdwear_life_remaining_upper_seconds", p.years_remaining_high)):
             put(name, None if years is None else years * SECONDS_PER_YEAR, method)
-        put("ssdwear_wear_rate_ratio_per_year", None if p.percent_per_year is None else p.percent_per_year / 100,
-            method)
+        for name, rate in (("ssdwear_wear_rate_ratio_per_year", p.percent_per_year),
+                           ("ssdwear_wear_rate_upper_ratio_per_year", p.percent_per_year_high)):
+            put(name, None if rate is None else rate / 100, method)
+        put("ssdwear_projection_interval_ratio", p.interval_level, method)
+        put("ssdwear_wear_trend", 0 if p.trend is None else 1 if p.trend.direction == "speeding up" else -1, method)
     w = r.window
     if w is not None and w.kind == "timed-workload":
         put("ssdwear_timed_window_valid", 1 if w.valid else 0)

@@ -11,7 +11,7 @@ from typing import Any, Optional
 from .model import DriveReport, Projection, Window
 from .units import human_bytes, human_minutes
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
 
 
 def _num(value: Optional[float], digits: int) -> Optional[float]:
@@ -42,16 +42,27 @@ def projection_dict(p: Optional[Projection]) -> Optional[dict[str, Any]]:
     if p is None:
         return None
     return {
+        "method": p.method,
+        "basis": p.basis,
         "percent_per_year": _num(p.percent_per_year, 4),
+        "percent_per_year_low": _num(p.percent_per_year_low, 4),
+        "percent_per_year_high": _num(p.percent_per_year_high, 4),
+        "years_remaining": _num(p.years_remaining, 2),
+        "years_remaining_low": _num(p.years_remaining_low, 2),
+        "years_remaining_high": _num(p.years_remaining_high, 2),
         "years_new_drive": _num(p.years_new_drive, 2),
         "years_new_drive_low": _num(p.years_new_drive_low, 2),
         "years_new_drive_high": _num(p.years_new_drive_high, 2),
-        "years_remaining": _num(p.years_remaining, 2),
-        "years_low": _num(p.years_low, 2),
-        "years_high": _num(p.years_high, 2),
-        "bounds_of": p.bounds_of,
-        "method": p.method,
-        "basis": p.basis,
+        "interval_level": p.interval_level,
+        "interval": "calibrated" if p.interval_level is not None else "resolution",
+        "wear_class": p.wear_class,
+        "rates": {name: _num(value, 4) for name, value in p.rates.items()},
+        "trend": None if p.trend is None else {
+            "direction": p.trend.direction,
+            "years_at_recent": _num(p.trend.years_at_recent, 2),
+            "years_at_lifetime": _num(p.trend.years_at_lifetime, 2),
+            "text": p.trend.text,
+        },
     }
 
 
@@ -71,6 +82,7 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "used_percent": _num(r.used_percent, 3),
         "used_at_least": r.used_at_least,
         "used_source": r.used_source,
+        "used_step": _num(r.used_step, 10),
         "used_sources": [dict(source=s.source, percent=_num(s.percent, 3), at_least=s.at_least, detail=s.detail)
                          for s in r.used_sources],
         "window": window_dict(r.window),
@@ -121,10 +133,17 @@ def fmt_range(central: Optional[float], low: Optional[float], high: Optional[flo
     return f"{_short(central)} ({_short(low)}-{_short(high)})"
 
 
+def interval_words(p: Projection) -> str:
+    """What the bracketed range means, in words."""
+    if p.interval_level is None:
+        return "range: the counter's resolution"
+    return f"range: {p.interval_level * 100:g} % prediction interval"
+
+
 def years_left(p: Optional[Projection]) -> str:
-    if p is None or p.bounds_of != "years_remaining":
+    if p is None or (p.years_remaining is None and p.years_remaining_low is None):
         return "-"
-    return fmt_range(p.years_remaining, p.years_low, p.years_high)
+    return fmt_range(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
 
 
 def years_new(p: Optional[Projection]) -> str:
@@ -190,7 +209,7 @@ def table(reports: Sequence[DriveReport], title: Optional[str] = None, width: Op
                       if r.writes.host_bytes_per_day is not None else ""))
         label = f"{device} {r.serial or ''}".strip()
         if p is not None:
-            lines.append(Text(f"{label}: projection by {p.method}: {p.basis}", style="dim"))
+            lines.append(Text(f"{label}: projection by {p.method} ({interval_words(p)}): {p.basis}", style="dim"))
         if r.window is not None and r.window.reason:
             lines.append(Text(f"{label}: window: {r.window.reason}"))
         for note in r.notes:

@@ -124,7 +124,8 @@ class Session:
             except StoreError as exc:
                 self.warn(f"history not used: {exc}")
         return assess_mod.Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
-                                  reset=reset, last_look=look, previous_serial=previous)
+                                  reset=reset, last_look=look, previous_serial=previous,
+                                  interval_level=self.config.interval_level)
 
     def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True) -> list[DriveReport]:
         """Reports for every outcome (failed drives included), and one stored sample per drive read.
@@ -159,11 +160,10 @@ class Session:
             self.warnings.append(message)
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
-        """For drives without a valid timed window: the wear rate fitted to the stored samples."""
+        """For drives without a valid timed window: the calibrated projection over the stored samples."""
         store = self.store()
         key = drive_key(snap.model, snap.serial, snap.wwn)
-        timed = report.window is not None and report.window.kind == "timed-workload" and report.window.valid
-        if store is None or key is None or timed:
+        if store is None or key is None or report.measured_window:
             return report
         since = now - timedelta(minutes=self.config.history_window_minutes)
         try:
@@ -172,17 +172,16 @@ class Session:
             self.warn(f"history not used: {exc}")
             return report
         samples.append(sample_of(snap, report, now))
-        result = history_mod.project(samples, report.used_percent, report.writes.rated_bytes, report.used_at_least)
+        source = None if report.used_at_least else report.used_source
+        result = history_mod.project(samples, source, report.used_step, report.interface, report.writes.rated_bytes,
+                                     self.config.interval_level)
         writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
         report = replace(report, writes=writes)
-        if result.window is None:
+        if result.window is None or result.projection is None:
             return replace(report, notes=report.notes + result.notes)
-        if not result.well_bounded and report.projection is not None:
-            # A counter that moves in 1 % steps says little over a few days: keep the lifetime average.
-            notes = (*result.notes, f"history: keeping the {report.projection.method} projection until the "
-                                    "history bounds the rate better")
-            return replace(report, notes=report.notes + notes, readings=len(samples))
-        return assess_mod.with_projection(report, result.window, result.projection, len(samples), result.notes)
+        trend = [result.projection.trend.text] if result.projection.trend is not None else []
+        return assess_mod.with_projection(report, result.window, result.projection, result.readings, result.notes,
+                                          trend)
 
     def remember(self, outcomes: Sequence[smart.Outcome], reports: Sequence[DriveReport]) -> list[tuple[str, str]]:
         """One sample per drive read, all in one transaction, stamped with the time of the assessment.

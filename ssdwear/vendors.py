@@ -159,6 +159,7 @@ class UsedReading:
     at_least: bool  # the indicator saturated: the true value is this or more
     detail: str  # what was read, for the user (e.g. 'attribute 233 normalized 090')
     trust: int
+    step: float = 1.0  # resolution: the indicator moves in steps of this many percent
 
 
 def _remaining(attr: Attribute, source: str, label: str, floor: int = 1, intel_scale: bool = False
@@ -177,6 +178,7 @@ def _remaining(attr: Attribute, source: str, label: str, floor: int = 1, intel_s
         at_least=attr.value <= floor,
         detail=f"attribute {attr.id} {label} normalized {attr.value:03d}",
         trust=TRUST_VENDOR,
+        step=1 / 0.99 if intel_scale else 1.0,
     )
 
 

@@ -78,19 +78,19 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
         add(_higher_is_worse(r.writes.rated_used_percent, t["rated_used_percent"]),
             f"{r.writes.rated_used_percent:g} % of rated writes (TBW) used ({r.writes.rating_source})")
     p = r.projection
-    if p is not None and p.years_remaining is not None:
-        # Judge on the most optimistic figure the counters' resolution allows: a 1 % indicator that ticked
-        # once in a short window must not raise an alarm on its own.
-        optimistic = p.years_high if p.bounds_of == "years_remaining" else p.years_remaining
+    if p is not None and p.years_remaining_low is not None:
+        # Judged on the pessimistic bound of the stated interval (calibrated: a drive whose indicator has not
+        # moved gets no alarming bound), or of the counter's resolution for a timed window.
+        years = "no end in sight" if p.years_remaining is None else f"{p.years_remaining:.1f} years"
+        pessimistic = p.years_remaining_low
+        what = "at the fast end of the counter's resolution" if p.interval_level is None else \
+            f"at the pessimistic end of its {p.interval_level * 100:g} % interval"
+        speeding = f"; {p.trend.text}" if p.trend is not None else ""
         if p.years_remaining == 0:
             add(_lower_is_worse(0.0, t["years_remaining"]), "no rated life left")
-        elif optimistic is None:
-            facts.append(f"at least {p.years_low or 0:.1f} years left ({p.method}; upper bound not yet known)")
         else:
-            add(_lower_is_worse(optimistic, t["years_remaining"]),
-                f"{p.years_remaining:.1f} years left at the measured rate (at most {optimistic:.1f}; {p.method})")
-    elif p is not None and p.bounds_of == "years_remaining" and p.years_low is not None:
-        facts.append(f"at least {p.years_low:.1f} years left ({p.method})")
+            add(_lower_is_worse(pessimistic, t["years_remaining"]),
+                f"{years} left, {pessimistic:.1f} {what} ({p.method}{speeding})")
     if not findings and r.used_percent is None and r.kind == "ssd":
         facts.append("no wear indicator: judged on health only")
     findings.sort(key=lambda f: -_RANK[f[0]])

@@ -1,29 +1,33 @@
-"""Pure wear maths: rates, projections and their bounds. No I/O; no clock (time comes in as numbers).
+"""Pure wear maths: rates and the years they leave, with their intervals. No I/O; no clock.
 
-A *rate* is percent of rated endurance per year. Every rate carries a range that follows from the
-resolution of the counter it came from (and, for fits over many samples, from their scatter):
-a counter that moves in whole steps cannot say more than one step finer than it counts.
+A *rate* is percent of rated endurance per (power-on) year, with an interval. Two kinds:
+- the Intel timed workload (E2h over E4h power-on minutes): its interval is the counter's resolution, one E2h
+  step either side (how well the window stands for the real workload is the user's statement, --represents);
+- everything else comes from forecast.py: a central rate with a prediction interval calibrated on real drives.
+Both become a Projection here, with the trend when a recent rate and the lifetime average disagree.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from .model import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection
-
-HOURS_PER_YEAR = MINUTES_PER_YEAR / 60  # 8760
+from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
+from .model import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
 
 
 @dataclass(frozen=True)
 class Rate:
-    """Wear rate in percent of rated endurance per year, with its range."""
+    """Wear rate in percent of rated endurance per year, with its interval."""
 
     per_year: float  # central estimate (0 when no wear was seen)
-    low: float  # lowest rate the readings allow (0 = possibly no wear at all)
-    high: float  # highest rate the readings allow
+    low: float  # lowest rate the interval allows (0 = possibly no wear at all)
+    high: float  # highest rate the interval allows
+
+    @classmethod
+    def from_forecast(cls, fc: RateForecast) -> Rate:
+        return cls(fc.central * HOURS_PER_YEAR, fc.low * HOURS_PER_YEAR, fc.high * HOURS_PER_YEAR)
 
 
 def timed_workload_rate(e2h_steps: int, window_minutes: float, represents_minutes: Optional[float] = None) -> Rate:
@@ -40,83 +44,85 @@ def timed_workload_rate(e2h_steps: int, window_minutes: float, represents_minute
     return Rate(per_year=e2h_steps * scale, low=max(e2h_steps - 1, 0) * scale, high=(e2h_steps + 1) * scale)
 
 
-def delta_rate(delta: float, step: float, elapsed_hours: float) -> Rate:
-    """Rate from the change `delta` (percent) of an indicator that moves in `step` percent, over `elapsed_hours`.
-
-    Each of the two readings may sit anywhere within its step, so the true change lies within
-    (delta - step, delta + step).
-    """
-    if elapsed_hours <= 0:
-        raise ValueError("elapsed_hours must be positive")
-    per_hour = 1.0 / elapsed_hours
-    delta = max(delta, 0.0)
-    return Rate(
-        per_year=delta * per_hour * HOURS_PER_YEAR,
-        low=max(delta - step, 0.0) * per_hour * HOURS_PER_YEAR,
-        high=(delta + step) * per_hour * HOURS_PER_YEAR,
-    )
-
-
-def fit_rate(hours: Sequence[float], values: Sequence[float], step: float) -> Rate:
-    """Least-squares rate over many readings (hours, percent), bounded by resolution and scatter.
-
-    The range is the wider of: the two-reading resolution bound over the whole span, and the slope's
-    95 % interval (±2 standard errors) when there are enough points to estimate one.
-    """
-    n = len(hours)
-    if n != len(values) or n < 2:
-        raise ValueError("need at least two readings")
-    span = hours[-1] - hours[0]
-    if span <= 0:
-        raise ValueError("readings must span positive time")
-    mean_h = sum(hours) / n
-    mean_v = sum(values) / n
-    sxx = sum((h - mean_h) ** 2 for h in hours)
-    sxy = sum((h - mean_h) * (v - mean_v) for h, v in zip(hours, values))
-    slope = max(sxy / sxx, 0.0)  # percent per hour; wear never runs backwards
-    resolution = delta_rate(slope * span, step, span)
-    low, high = resolution.low, resolution.high
-    if n > 2:
-        residual = sum((v - (mean_v + slope * (h - mean_h))) ** 2 for h, v in zip(hours, values))
-        stderr = math.sqrt(residual / (n - 2) / sxx) * HOURS_PER_YEAR
-        low = min(low, max(slope * HOURS_PER_YEAR - 2 * stderr, 0.0))
-        high = max(high, slope * HOURS_PER_YEAR + 2 * stderr)
-    return Rate(per_year=slope * HOURS_PER_YEAR, low=low, high=high)
-
-
-def _years(percent_left: float, rate: float) -> Optional[float]:
-    if rate <= 0:
+def years_left(percent_left: float, per_year: float) -> Optional[float]:
+    """Years until `percent_left` more percent are worn at `per_year`; 0 when nothing is left; None = unbounded."""
+    if percent_left <= 0:
+        return 0.0
+    if per_year <= 0:
         return None
-    return percent_left / rate
+    return percent_left / per_year
 
 
-def project(rate: Rate, used_percent: Optional[float], method: str, basis: str = "") -> Projection:
-    """Years for a new drive (100 / rate) and years remaining ((100 - used) / rate), with their range.
-
-    The range bounds years_remaining when the lifetime wear is known, else years_new_drive. With no
-    wear seen (rate 0) the central figures are None and years_low is a lower bound.
-    """
+def project(rate: Rate, used_percent: Optional[float], method: str, basis: str, level: Optional[float],
+            rates: Optional[Mapping[str, float]] = None, trend: Optional[Trend] = None,
+            wear_class: Optional[str] = None) -> Projection:
+    """Years for a new drive (100 / rate) and years remaining ((100 - used) / rate), each with its interval:
+    the high rate gives the low years, the low rate the high years."""
     left = None if used_percent is None else max(100.0 - used_percent, 0.0)
-    bounded = 100.0 if left is None else left
     return Projection(
-        percent_per_year=rate.per_year,
-        years_new_drive=_years(100.0, rate.per_year),
-        years_remaining=None if left is None else (0.0 if left == 0 else _years(left, rate.per_year)),
-        years_low=0.0 if bounded == 0 else _years(bounded, rate.high),
-        years_high=0.0 if bounded == 0 else _years(bounded, rate.low),
-        bounds_of="years_new_drive" if left is None else "years_remaining",
-        method=method,
-        basis=basis,
-        years_new_drive_low=_years(100.0, rate.high),
-        years_new_drive_high=_years(100.0, rate.low),
+        method=method, basis=basis,
+        percent_per_year=rate.per_year, percent_per_year_low=rate.low, percent_per_year_high=rate.high,
+        years_remaining=None if left is None else years_left(left, rate.per_year),
+        years_remaining_low=None if left is None else years_left(left, rate.high),
+        years_remaining_high=None if left is None else years_left(left, rate.low),
+        years_new_drive=years_left(100.0, rate.per_year),
+        years_new_drive_low=years_left(100.0, rate.high),
+        years_new_drive_high=years_left(100.0, rate.low),
+        interval_level=level, rates=dict(rates or {}), trend=trend, wear_class=wear_class,
     )
 
 
-def bytes_rate_projection(written: int, rated: int, bytes_per_hour_low: float, bytes_per_hour: float,
-                          bytes_per_hour_high: float, method: str, basis: str = "") -> Projection:
-    """Years until `rated` bytes (TBW) are written, at a write rate in bytes per (power-on) hour."""
-    percent_per_year = bytes_per_hour * HOURS_PER_YEAR / rated * 100
-    rate = Rate(per_year=percent_per_year,
-                low=bytes_per_hour_low * HOURS_PER_YEAR / rated * 100,
-                high=bytes_per_hour_high * HOURS_PER_YEAR / rated * 100)
-    return project(rate, written / rated * 100, method, basis)
+def forecast_rates(fc: RateForecast) -> dict[str, float]:
+    """The rates a forecast weighed, percent per year: what the JSON's `projection.rates` shows."""
+    out = {"lifetime": fc.lifetime * HOURS_PER_YEAR}
+    if fc.recent is not None:
+        out["recent"] = fc.recent * HOURS_PER_YEAR
+    if fc.write_calibrated is not None:
+        out["write_calibrated"] = fc.write_calibrated * HOURS_PER_YEAR
+    return out
+
+
+def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Optional[Trend]:
+    """Wear speeding up (or slowing down): the recent rate's interval lies wholly above (below) the lifetime
+    average's. None when they overlap, or when the lifetime indicator is unknown or still 0 (then it says only
+    that less than one step has worn, and its interval is the population's, not the drive's)."""
+    if used_percent is None or used_percent <= 0:
+        return None
+    if recent.low > lifetime.high:
+        direction = "speeding up"
+    elif recent.high < lifetime.low:
+        direction = "slowing down"
+    else:
+        return None
+    left = max(100.0 - used_percent, 0.0)
+    if left <= 0:
+        return None  # nothing left to run out faster or slower
+    at_recent, at_lifetime = years_left(left, recent.per_year), years_left(left, lifetime.per_year)
+
+    def years(y: Optional[float]) -> str:
+        return "no end in sight" if y is None else "over 1,000 years" if y >= 1000 else f"{y:.1f} years"
+
+    return Trend(direction, at_recent, at_lifetime,
+                 f"wear {direction}: {years(at_recent)} at the recent rate, {years(at_lifetime)} at the lifetime rate")
+
+
+def forecast_projection(readings: Sequence[Reading], step: float, interface: str, method: str, basis: str,
+                        level: float, used_percent: Optional[float] = None) -> Optional[Projection]:
+    """The calibrated projection from one drive's readings of one indicator (forecast.py), with the trend when
+    several readings and the lifetime average disagree. `used_percent` defaults to the latest reading's.
+
+    The one code path behind every projection but the timed window: `report` (one reading, or the stored
+    history), `analyze` (saved outputs), `check`, `retire-check`, Prometheus, and bench/backtest.py.
+    """
+    fc = rate_forecast(readings, step, interface, level)
+    if fc is None:
+        return None
+    latest = clean(readings)[-1]
+    used = latest.used_percent if used_percent is None else used_percent
+    found = None
+    if fc.mode == "multi":
+        lifetime = rate_forecast([latest], step, interface, level)
+        if lifetime is not None:
+            found = trend(Rate.from_forecast(fc), Rate.from_forecast(lifetime), used)
+    method = method if fc.mode == "multi" else "lifetime-average"
+    return project(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)

@@ -131,6 +131,18 @@ def test_nvme_critical_warning_and_spare() -> None:
 
 def test_lifetime_average_projection_for_drives_without_a_window() -> None:
     r = assess(nvme(24, poh=12482), Context())
-    assert r.projection.method == "lifetime-average"
-    assert r.projection.percent_per_year == pytest.approx(24 / 12482 * 8760)
-    assert r.projection.years_remaining == pytest.approx(76 / (24 / 12482 * 8760))
+    p = r.projection
+    assert p.method == "lifetime-average" and p.interval_level == 0.8 and p.wear_class == "single|u20"
+    # the lifetime average at the step's midpoint (24.5 %, the indicator floors) ...
+    assert p.rates["lifetime"] == pytest.approx(24.5 / 12482 * 8760)
+    # ... times the class's calibrated median ratio, inside its 80 % interval
+    assert p.percent_per_year_low < p.percent_per_year < p.percent_per_year_high
+    assert p.years_remaining == pytest.approx(76 / p.percent_per_year)
+    assert p.years_remaining_low == pytest.approx(76 / p.percent_per_year_high)
+
+
+def test_the_interval_level_comes_from_the_context() -> None:
+    wide = assess(nvme(24, poh=12482), Context(interval_level=0.9)).projection
+    narrow = assess(nvme(24, poh=12482), Context(interval_level=0.5)).projection
+    assert wide.interval_level == 0.9 and narrow.interval_level == 0.5
+    assert wide.years_remaining_low < narrow.years_remaining_low

@@ -62,14 +62,16 @@ def test_json_document_shape_is_the_documented_interface() -> None:
     result = run(["--replay", str(INTEL), "report", "--format", "json"])
     doc = json.loads(result.stdout)
     assert set(doc) == {"schema", "ssdwear", "generated_at", "origin", "drives"}
-    assert doc["schema"] == 1 and doc["origin"] == f"replay:{INTEL}"
+    assert doc["schema"] == 2 and doc["origin"] == f"replay:{INTEL}"
     drive = doc["drives"][0]
     for key in ("device", "model", "serial", "interface", "used_percent", "used_source", "window", "projection",
                 "warnings"):
         assert key in drive
     assert set(drive["window"]) >= {"minutes", "wear_percent", "host_reads_percent", "valid", "reason"}
-    assert set(drive["projection"]) >= {"percent_per_year", "years_new_drive", "years_remaining", "years_low",
-                                        "years_high", "method"}
+    assert set(drive["projection"]) == {
+        "method", "basis", "percent_per_year", "percent_per_year_low", "percent_per_year_high", "years_remaining",
+        "years_remaining_low", "years_remaining_high", "years_new_drive", "years_new_drive_low",
+        "years_new_drive_high", "interval_level", "interval", "wear_class", "rates", "trend"}
     assert drive["interface"] == "ata" and isinstance(drive["warnings"], list)
 
 
@@ -89,6 +91,7 @@ def test_analyze_saved_output_gives_the_same_figures() -> None:
     assert result.exit_code == 0, result.output
     p = json.loads(result.stdout)["drives"][0]["projection"]
     assert p["years_new_drive"] == pytest.approx(18.7, abs=0.05)
+    assert p["years_new_drive_low"] < 18.9 < p["years_new_drive_high"]  # the article's figure is inside
 
 
 def test_start_sends_the_vendor_command_to_intel_drives_only() -> None:

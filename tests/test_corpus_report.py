@@ -91,16 +91,23 @@ def test_same_drive_series_give_a_windowed_projection(name: str) -> None:
         return
     assert w["valid"], w["reason"]
     p = d["projection"]
-    assert p["method"].startswith("readings:") and p["years_low"] is not None
+    assert p["method"].startswith("readings:") and p["interval_level"] == 0.8
+    assert p["years_remaining_low"] is not None
+    assert p["percent_per_year_low"] <= p["percent_per_year"] <= p["percent_per_year_high"]
 
 
-def test_series_with_no_wear_change_gives_a_lower_bound() -> None:
-    # S7, Intel DC S3520: the 2023-03 and 2023-04 readings show E2h 2396 both times.
+def test_a_timer_never_reset_is_the_lifetime_sharpened_not_a_window() -> None:
+    # S7, Intel DC S3520: E2h counts from manufacture (E4h = power-on minutes). It sharpens the whole-percent
+    # Device Statistics figure to 1/1024 % and goes through the calibrated forecast like any lifetime reading.
     _, drives, _ = analyze("linuxhw-EnterpriseDrive__intel-ssdsc2bb480g7__2.txt",
                            "linuxhw-EnterpriseDrive__intel-ssdsc2bb480g7__3.txt")
-    p = drives[0]["projection"]
-    assert p["percent_per_year"] == 0 and p["years_remaining"] is None
-    assert p["years_high"] is None and p["years_low"] > 0
+    d = drives[0]
+    assert d["used_source"] == "intel_e2h_since_manufacture" and d["used_step"] == pytest.approx(1 / 1024)
+    assert any("sharpened by E2h" in n for n in d["notes"])
+    p = d["projection"]
+    assert p["method"] == "readings:intel_e2h_since_manufacture" and p["interval"] == "calibrated"
+    # The two readings show the same E2h: no alarm from a drive that did not move.
+    assert p["years_remaining_low"] > 5
 
 
 def test_files_of_different_drives_are_not_merged() -> None:

@@ -1,4 +1,4 @@
-"""History fits: series breaks (resets, power-off gaps), counter choice, bounds."""
+"""History projections: series breaks (counter resets), the readings chosen, the calibrated forecast over them."""
 
 from __future__ import annotations
 
@@ -14,9 +14,13 @@ TB = 10**12
 
 
 def s(hours: float, used: float | None = 10, written: int | None = None, poh: float | None = None,
-      source: str = "nvme_percentage_used", e2: int | None = None, e4: int | None = None) -> Sample:
+      source: str = "nvme_percentage_used") -> Sample:
     return Sample(at=T0 + timedelta(hours=hours), power_on_hours=1000 + hours if poh is None else poh,
-                  used_percent=used, used_source=source, host_bytes_written=written, e2h=e2, e4h=e4)
+                  used_percent=used, used_source=source, host_bytes_written=written)
+
+
+def project(samples: list[Sample], source: str | None = "nvme_percentage_used", rated: int | None = None):
+    return history.project(samples, source, 1.0, "nvme", rated, 0.8)
 
 
 def test_counter_reset_starts_a_new_series() -> None:
@@ -26,11 +30,10 @@ def test_counter_reset_starts_a_new_series() -> None:
     assert "counter reset" in seg.cut_reason and "host bytes written" in seg.cut_reason
 
 
-def test_power_off_gap_is_not_fitted_across() -> None:
-    # 48 wall-clock hours pass but the drive was powered for only 2 of them.
+def test_a_power_off_gap_is_no_break_because_power_on_hours_are_the_clock() -> None:
+    # 48 wall-clock hours pass but the drive was powered for 3 of them: it neither aged nor wore meanwhile.
     samples = [s(0, poh=1000), s(1, poh=1001), s(49, poh=1003), s(50, poh=1004)]
-    seg = history.latest_segment(samples)
-    assert len(seg.samples) == 2 and "power-off gap" in seg.cut_reason
+    assert len(history.latest_segment(samples).samples) == 4
 
 
 def test_wear_indicator_going_back_breaks_the_series() -> None:
@@ -38,38 +41,45 @@ def test_wear_indicator_going_back_breaks_the_series() -> None:
     assert len(seg.samples) == 1 and "went back" in seg.cut_reason
 
 
-def test_tbw_counter_gives_a_tight_projection() -> None:
-    rated = 1000 * TB
-    # 1 TB a day against 1 PB: 36.5 %/year of the rating; 100 TB written -> (90 / 36.5) years.
-    samples = [s(h, written=100 * TB + int(h / 24 * TB)) for h in range(0, 24 * 7 + 1, 24)]
-    result = history.project(samples, used_percent=10, rated_bytes=rated)
-    assert result.well_bounded and result.projection.method == "history:host_bytes_written"
-    assert result.projection.percent_per_year == pytest.approx(36.5, rel=1e-3)
-    assert result.projection.years_remaining == pytest.approx((100 - 10.6) / 36.5, rel=1e-2)
-    assert result.write_bytes_per_day == pytest.approx(TB, rel=1e-6)
-
-
-def test_integer_indicator_over_a_short_window_is_not_well_bounded() -> None:
-    result = history.project([s(0, used=10), s(24, used=10), s(48, used=11)], used_percent=11, rated_bytes=None)
-    assert result.projection is not None and not result.well_bounded
-    assert result.projection.years_high is None  # a one-step change cannot exclude zero wear
-    assert any("bound the wear rate only" in n for n in result.notes)
-
-
-def test_no_change_gives_a_lower_bound() -> None:
-    result = history.project([s(0, used=10), s(24 * 30, used=10)], used_percent=10, rated_bytes=None)
+def test_a_month_of_samples_gives_a_calibrated_history_projection() -> None:
+    # 10 % -> 11 % in 30 days while writing 100 GB a day, on a drive with 60 TB in 20,000 h.
+    samples = [s(h, used=10 if h < 500 else 11, written=60 * TB + int(h / 24 * 1e11), poh=20_000 + h)
+               for h in range(0, 24 * 30 + 1, 24)]
+    result = project(samples)
     p = result.projection
-    assert p.percent_per_year == 0 and p.years_remaining is None and p.years_low > 0 and p.years_high is None
+    assert p is not None and p.method == "history:nvme_percentage_used" and p.interval_level == 0.8
+    assert result.window.kind == "history" and result.readings == len(samples)
+    assert p.percent_per_year_low < p.percent_per_year < p.percent_per_year_high
+    assert set(p.rates) == {"lifetime", "recent", "write_calibrated"}
+    assert result.write_bytes_per_day == pytest.approx(1e11, rel=1e-6)
 
 
-def test_intel_e2h_is_preferred_when_the_timer_was_not_reset() -> None:
-    samples = [s(h, used=5, source="intel_233_media_wearout", e2=1000 + 10 * h, e4=60 * (1000 + h))
-               for h in range(0, 200, 20)]
-    result = history.project(samples, used_percent=5, rated_bytes=None)
-    assert result.projection.method == "history:intel_e2h_workload_media_wear" and result.well_bounded
+def test_under_a_day_of_samples_the_lifetime_average_stands() -> None:
+    result = project([s(0, written=TB), s(6, written=TB + 10**10)])
+    assert result.projection is None and "less than a day" in result.notes[0]
+
+
+def test_identical_samples_count_once() -> None:
+    same = [s(0, written=TB, poh=5000)] * 5
+    result = project(same)
+    assert result.projection is None and "1 distinct reading" in result.notes[0]
+
+
+def test_without_a_wear_indicator_host_writes_against_the_rating_stand_in() -> None:
+    rated = 1000 * TB
+    # 1 TB a day against 1 PB: 36.5 %/year of the rating; 100 TB written at the first sample.
+    samples = [s(h, used=None, written=100 * TB + int(h / 24 * TB), source="") for h in range(0, 24 * 7 + 1, 24)]
+    result = project(samples, source=None, rated=rated)
+    p = result.projection
+    assert p.method == "history:host_bytes_written"
+    assert p.percent_per_year_low < 36.5 < p.percent_per_year_high
+    assert p.years_remaining == pytest.approx((100 - 10.7) / p.percent_per_year, rel=1e-3)  # 107 TB written
+
+
+def test_no_indicator_and_no_rating_is_said() -> None:
+    result = project([s(0, used=None, source=""), s(48, used=None, source="")], source=None)
+    assert result.projection is None and "no wear indicator" in result.notes[-1]
 
 
 def test_too_short_history() -> None:
-    assert history.project([s(0)], 10, None).projection is None
-    result = history.project([s(0), s(0.1)], 10, None)
-    assert result.projection is None and "too short" in result.notes[0]
+    assert project([s(0)]).projection is None

@@ -319,7 +319,7 @@ def test_power_on_hours_absurd_prefers_device_statistics() -> None:
     )
     s = parse(text)
     assert s.power_on_hours == 38316
-    assert s.power_on_hours_trusted is False
+    assert s.power_on_hours_trusted is True  # the standard statistic's hours are kept, not dropped
     assert any("not plausible" in n for n in s.parse_notes)
     assert s.attributes[9].raw == 970208
 
@@ -335,7 +335,7 @@ def test_power_on_hours_absurd_without_device_statistics() -> None:
 def test_power_on_hours_disagreeing_with_device_statistics() -> None:
     s = parse(ATA_X.replace("38316  ---  Power-on Hours", "45000  ---  Power-on Hours"))
     assert s.power_on_hours == 45000
-    assert s.power_on_hours_trusted is False
+    assert s.power_on_hours_trusted is True
     assert any("disagree" in n for n in s.parse_notes)
     close = parse(ATA_X.replace("38316  ---  Power-on Hours", "38400  ---  Power-on Hours"))
     assert close.power_on_hours == 38316 and close.power_on_hours_trusted

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Rebuild ssdwear/calibration.json from the calibration half of the same-drive series.
+
+Usage: python3 bench/calibrate.py [--csv PATH] [--out FILE] [--swap]
+
+Reads ../shared/series/readings.csv (linuxhw/EnterpriseDrive, CC BY 4.0; see bench/series.py for the rules
+and the halves). Cases, as in the back-test: drives with >= 3 readings; (a) the first reading known, (b) all
+but the last known; the target is the last reading. For each case the product's own estimate
+(ssdwear.forecast.estimate) gives the central rate r and the class; E = r x dh / step is the indicator
+movement expected by the target, rho = (u_target - u_known) / (r x dh) the realized future rate over r.
+
+Fitted on the calibration half only:
+  h0_hours  the prior hours for an indicator still at 0: the value in H0_GRID whose aggregate prediction for
+            single readings at 0 % matches their aggregate realized wear;
+  prior_steps  k, how many indicator steps the write-calibrated rate weighs against the readings' own movement
+            (forecast.py): the value in K_GRID with the least mean absolute error of the (b) predictions;
+  classes   per class: buckets of E (>= MIN_BUCKET cases each, at most 4) with the rate multipliers (lo, hi)
+            for the levels 0.5/0.8/0.9 (an interval [0, Q(level)] where the indicator did not tick in more than
+            the lower tail, else equal tails); a long-horizon row for years left from the cases expected to move
+            >= 2 steps (tick noise small), and the central multiplier = their median ratio. Classes whose
+            indicator never moved borrow the long row of one reading at that wear.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import series
+
+from ssdwear import forecast
+
+OUT = series.ROOT / "ssdwear" / "calibration.json"
+MIN_BUCKET = 200
+MAX_BUCKETS = 4
+LONG_E = 2.0
+LONG_MIN = 100
+NEVER_MOVED = ("single|u0", "multi|still0", "multi|still1")
+BORROW = {"multi|still0": "single|u0", "multi|still1": "single|u1"}
+H0_GRID = (0.0, 250.0, 500.0, 1000.0, 2000.0, 4000.0)
+K_GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
+MIN_SPAN_HOURS = 24.0
+STEP = 1.0  # the series' indicators move in whole percent
+
+
+def quantile(xs: list[float], p: float) -> float:
+    """Linear-interpolation quantile of a sorted list."""
+    if len(xs) == 1:
+        return xs[0]
+    x = p * (len(xs) - 1)
+    i = math.floor(x)
+    j = min(i + 1, len(xs) - 1)
+    return xs[i] + (xs[j] - xs[i]) * (x - i)
+
+
+def rho_samples(drives: list[series.Drive], h0: float, k: float) -> dict[str, list[tuple[float, float, float]]]:
+    """{class: [(E, rho, steps moved)]} over both back-test constructions."""
+    out: dict[str, list[tuple[float, float, float]]] = defaultdict(list)
+    for mode in ("a", "b"):
+        for d, known, target in series.cases(drives, mode):
+            est = forecast.estimate(known, STEP, d.interface, h0, k, MIN_SPAN_HOURS)
+            if est is None:
+                continue
+            dh = target.power_on_hours - known[-1].power_on_hours
+            if dh <= 0 or est.rate <= 0:
+                continue
+            du = target.used_percent - known[-1].used_percent
+            out[est.wear_class].append((est.rate * dh / STEP, du / (est.rate * dh), du / STEP))
+    return out
+
+
+def _sig(x: float) -> float:
+    return 0.0 if x <= 0 else round(x, 1 - math.floor(math.log10(x)))
+
+
+def multipliers(rhos: list[float], level: float) -> list[float]:
+    tail = (1 - level) / 2
+    p0 = sum(1 for x in rhos if x <= 0) / len(rhos)
+    if p0 >= tail:  # the atom at 0 (no tick) is larger than the lower tail
+        return [0.0, round(max(quantile(rhos, level), 0.0), 4)]
+    return [round(quantile(rhos, tail), 4), round(quantile(rhos, 1 - tail), 4)]
+
+
+def build(drives: list[series.Drive], h0: float, k: float) -> dict:
+    samples = rho_samples(drives, h0, k)
+    classes: dict[str, dict] = {}
+    for cls, xs in sorted(samples.items()):
+        xs.sort()
+        n = len(xs)
+        nb = max(1, min(MAX_BUCKETS, n // MIN_BUCKET))
+        edges = [_sig(xs[i * n // nb][0]) for i in range(1, nb)]
+        parts: list[list[float]] = [[] for _ in range(nb)]
+        for e, rho, _ in xs:
+            parts[forecast._bucket(e, edges)].append(rho)
+        for part in parts:
+            part.sort()
+        classes[cls] = {"e_edges": edges,
+                        "iv": [{f"{lv:g}": multipliers(part, lv) for lv in forecast.LEVELS} for part in parts],
+                        "n": [len(p) for p in parts],
+                        "p_zero": [round(sum(1 for x in p if x <= 0) / len(p), 3) for p in parts]}
+    pooled: dict[str, list[float]] = defaultdict(list)
+    for cls, xs in samples.items():
+        if cls not in NEVER_MOVED:
+            pooled[cls.split("|")[0]].extend(rho for e, rho, _ in xs if e >= LONG_E)
+    for cls in sorted(classes):
+        if cls in BORROW:
+            continue
+        own = sorted(rho for e, rho, _ in samples[cls] if e >= LONG_E)
+        mode = cls.split("|")[0]
+        src, rhos = (f"own E>={LONG_E:g}", own) if len(own) >= LONG_MIN else \
+            (f"pooled {mode} E>={LONG_E:g}", sorted(pooled[mode]))
+        classes[cls].update(long={f"{lv:g}": [round(quantile(rhos, (1 - lv) / 2), 4),
+                                              round(quantile(rhos, (1 + lv) / 2), 4)] for lv in forecast.LEVELS},
+                            long_n=len(rhos), long_from=src, mult=round(quantile(rhos, 0.5), 4))
+    for cls, donor in BORROW.items():
+        if cls in classes and donor in classes:
+            classes[cls].update(long=classes[donor]["long"], long_n=classes[donor]["long_n"],
+                                long_from=f"borrowed from {donor}", mult=classes[donor]["mult"])
+    return {"h0_hours": h0, "prior_steps": k, "min_span_hours": MIN_SPAN_HOURS, "classes": classes}
+
+
+def fit_h0(drives: list[series.Drive]) -> float:
+    best = None
+    for h0 in H0_GRID:
+        xs = rho_samples(drives, h0, 2.0).get("single|u0", [])
+        ratio = sum(x[2] for x in xs) / sum(x[0] for x in xs)
+        score = abs(math.log(ratio)) if ratio > 0 else float("inf")
+        print(f"  h0 {h0:6g} h: realized / predicted wear of drives at 0 % = {ratio:.2f}")
+        if best is None or score < best[0]:
+            best = (score, h0)
+    assert best is not None
+    return best[1]
+
+
+def fit_k(drives: list[series.Drive], h0: float) -> float:
+    best = None
+    for k in K_GRID:
+        table = forecast.Calibration.from_dict(build(drives, h0, k))
+        errors = []
+        for d, known, target in series.cases(drives, "b"):
+            dh = target.power_on_hours - known[-1].power_on_hours
+            fc = forecast.rate_forecast(known, STEP, d.interface, 0.8, dh, table)
+            if fc is not None:
+                errors.append(abs(forecast.predicted_reading(fc, known[-1].used_percent, dh)[0] - target.used_percent))
+        mean = sum(errors) / len(errors)
+        print(f"  prior_steps {k:4g}: mean abs error of (b) = {mean:.4f} points")
+        if best is None or mean < best[0]:
+            best = (mean, k)
+    assert best is not None
+    return best[1]
+
+
+def write(table: dict, path: Path) -> None:
+    """Compact JSON: the constants, then one line per class."""
+    lines = ["{"]
+    for key in sorted(k for k in table if k != "classes"):
+        lines.append(f"{json.dumps(key)}: {json.dumps(table[key], sort_keys=True)},")
+    lines.append('"classes": {')
+    names = sorted(table["classes"])
+    for i, name in enumerate(names):
+        body = json.dumps(table["classes"][name], sort_keys=True, separators=(",", ":"))
+        lines.append(f"{json.dumps(name)}: {body}{',' if i < len(names) - 1 else ''}")
+    lines.append("}}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--csv", type=Path, default=series.CSV_PATH)
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--swap", action="store_true", help="robustness check only: calibrate on the other half")
+    args = parser.parse_args()
+    drives = [d for d in series.load(args.csv) if d.calibration_half != args.swap]
+    print(f"calibration half: {len(drives)} drives ({sum(len(d.readings) >= 3 for d in drives)} with >= 3 readings)")
+    h0 = fit_h0(drives)
+    k = fit_k(drives, h0)
+    table = build(drives, h0, k)
+    table["provenance"] = {
+        "data": "linuxhw/EnterpriseDrive (Linux Hardware Project, linux-hardware.org), CC BY 4.0: same-drive "
+                "smartctl -x readings, ../shared/series/readings.csv (repository history to 66faf203c101)",
+        "half": "evaluation half held out" if not args.swap else "SWAPPED (robustness check, do not ship)",
+        "selection": "calibration half: int(drive_id, 16) % 2 == 0; drives with >= 3 readings after bench/series.py",
+        "drives": sum(len(d.readings) >= 3 for d in drives),
+        "built_by": "python3 bench/calibrate.py",
+    }
+    write(table, args.out)
+    print(f"h0_hours {h0:g}, prior_steps {k:g}; wrote {args.out} ({args.out.stat().st_size:,} bytes)")
+    for cls, c in table["classes"].items():
+        print(f"  {cls:13} edges {c['e_edges']!s:20} n {c['n']!s:22} mult {c['mult']:.3f}  "
+              f"80 %: {[tuple(q['0.8']) for q in c['iv']]}  long {tuple(c['long']['0.8'])} "
+              f"(n {c['long_n']}, {c['long_from']})")
+        if min(c["n"]) < MIN_BUCKET:
+            print(f"WARNING: {cls} has a bucket under {MIN_BUCKET} cases", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The same-drive wear series (../shared/series/readings.csv) as ssdwear readings, with the hygiene rules that
+bench/calibrate.py and bench/backtest.py share.
+
+Data: linuxhw/EnterpriseDrive (Linux Hardware Project), CC BY 4.0: 18,504 drives, 56,734 `smartctl -x` readings
+of the same drive months and years apart, extracted by ssdwear 0.1.0 (see ../shared/series/README.md). The CSV
+stays beside the project; only what is derived from it (ssdwear/calibration.json, the figures in the README)
+is shipped.
+
+Rules:
+- a drive with a `poh_down` row is dropped whole (its power-on clock went backwards while its counters went
+  forwards: a counter reset or a swapped drive, so no row can be trusted to share one clock);
+- other suspect rows (`hbw_down`, `used_down`) are dropped;
+- saturated readings (`used_at_least`) are dropped: they bound a rate from below only and cannot be checked;
+- identical readings (same power-on hours and counters) count once;
+- a drive whose remaining readings carry more than one used_source is dropped;
+- readings sorted by power-on hours.
+Halves: calibration = int(drive_id, 16) % 2 == 0 (drive_id is a hash of the drive's path), evaluation = odd.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ssdwear.forecast import Reading  # noqa: E402
+
+CSV_PATH = ROOT.parent / "shared" / "series" / "readings.csv"
+
+
+def _f(text: str) -> Optional[float]:
+    return float(text) if text not in ("", None) else None
+
+
+@dataclass(frozen=True)
+class Drive:
+    drive_id: str
+    interface: str
+    used_source: str
+    model: str
+    readings: tuple[Reading, ...]  # sorted by power-on hours
+
+    @property
+    def calibration_half(self) -> bool:
+        return int(self.drive_id, 16) % 2 == 0
+
+
+def load(path: Path = CSV_PATH, stats: Optional[Counter[str]] = None) -> list[Drive]:
+    """Every drive with at least two readings left after the rules above. `stats` counts what was dropped."""
+    if not Path(path).is_file():
+        sys.exit(f"{path}: the series CSV is not there (it lies in ../shared/series beside the project); "
+                 "pass --csv PATH")
+    stats = stats if stats is not None else Counter()
+    by_drive: dict[str, list[dict[str, str]]] = defaultdict(list)
+    with open(path, newline="", encoding="utf-8") as handle:
+        for row in csv.DictReader(handle):
+            by_drive[row["drive_id"]].append(row)
+    drives = []
+    for drive_id, rows in by_drive.items():
+        stats["drives_in"] += 1
+        if any("poh_down" in r["suspect"] for r in rows):
+            stats["dropped_drive_poh_down"] += 1
+            continue
+        keep = []
+        for r in rows:
+            if r["suspect"]:
+                stats["dropped_row_suspect"] += 1
+            elif r["used_at_least"] == "true":
+                stats["dropped_row_saturated"] += 1
+            else:
+                keep.append(r)
+        if len({r["used_source"] for r in keep}) > 1:
+            stats["dropped_drive_mixed_source"] += 1
+            continue
+        seen = set()
+        readings = []
+        for r in sorted(keep, key=lambda r: float(r["power_on_hours"])):
+            key = (r["power_on_hours"], r["used_percent"], r["host_bytes_written"], r["host_bytes_read"],
+                   r["nand_bytes_written"])
+            if key in seen:
+                stats["dropped_row_identical"] += 1
+                continue
+            seen.add(key)
+            readings.append(Reading(float(r["power_on_hours"]), float(r["used_percent"]),
+                                    _f(r["host_bytes_written"])))
+        if len(readings) < 2:
+            stats["dropped_drive_under_2_readings"] += 1
+            continue
+        last = keep[-1]
+        drives.append(Drive(drive_id, last["interface"], last["used_source"], last["model"], tuple(readings)))
+    stats["drives_out"] = len(drives)
+    return drives
+
+
+def cases(drives: list[Drive], mode: str):
+    """(drive, known readings, target reading) for drives with >= 3 readings: (a) the first reading known,
+    (b) all but the last known; the target is the last reading."""
+    for d in drives:
+        if len(d.readings) >= 3:
+            yield d, (d.readings[:1] if mode == "a" else d.readings[:-1]), d.readings[-1]
