@@ -3,15 +3,12 @@ node_exporter serves the textfile that `ssdwear sample --textfile` writes."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
-import time
-import urllib.request
 from pathlib import Path
 
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
-from tools import require
+from tools import require, scrape_textfile
 
 from ssdwear.cli import App, cli
 from ssdwear.prometheus import METRICS, exposition
@@ -60,14 +57,8 @@ def test_alert_rules_pass_promtool_unit_tests() -> None:
         assert result.returncode == 0, result.stdout + result.stderr
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def test_node_exporter_serves_the_sampled_textfile(tmp_path: Path) -> None:
-    exporter = require("prometheus-node-exporter", "node_exporter")
+    require("prometheus-node-exporter", "node_exporter")
     textfile_dir = tmp_path / "textfile"
     textfile_dir.mkdir()
     runner = ReplayRunner(FIXTURES / "fleet")
@@ -75,26 +66,7 @@ def test_node_exporter_serves_the_sampled_textfile(tmp_path: Path) -> None:
     assert result.exit_code == 0 and result.output == "", result.output
     assert [p.name for p in textfile_dir.iterdir()] == ["ssdwear.prom"]  # no temporary file left behind
 
-    port = _free_port()
-    proc = subprocess.Popen([exporter, f"--web.listen-address=127.0.0.1:{port}", "--collector.disable-defaults",
-                             "--collector.textfile", f"--collector.textfile.directory={textfile_dir}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        body = ""
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
-                    body = response.read().decode()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise AssertionError(f"node_exporter exited: {proc.stderr.read().decode()}") from None
-                time.sleep(0.2)
-        assert 'ssdwear_used_ratio{device="/dev/nvme0",model="SAMSUNG MZQLB1T9HAJR-00007",' \
-               'serial="S436NA0M000001",source="nvme_percentage_used"} 0.1' in body
-        assert 'ssdwear_host_written_bytes_total{device="/dev/sda"' in body
-        assert "node_textfile_scrape_error 0" in body
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    _, body = scrape_textfile(textfile_dir)
+    assert 'ssdwear_used_ratio{device="/dev/nvme0",model="SAMSUNG MZQLB1T9HAJR-00007",' \
+           'serial="S436NA0M000001",source="nvme_percentage_used"} 0.1' in body
+    assert 'ssdwear_host_written_bytes_total{device="/dev/sda"' in body

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
 from typing import Optional
 
 import pytest
@@ -25,3 +30,37 @@ def require(name: str, *alternatives: str) -> str:
 
 def optional(name: str) -> Optional[str]:
     return shutil.which(name)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def scrape_textfile(textfile_dir: Path) -> tuple[str, str]:
+    """(instance, /metrics body) of a real node_exporter serving the textfile collector directory
+    textfile_dir, scraped once; fails when node_exporter reports a textfile scrape error."""
+    exporter = require("prometheus-node-exporter", "node_exporter")
+    port = free_port()
+    proc = subprocess.Popen([exporter, f"--web.listen-address=127.0.0.1:{port}", "--collector.disable-defaults",
+                             "--collector.textfile", f"--collector.textfile.directory={textfile_dir}"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+                    body = response.read().decode()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    stderr = proc.stderr.read().decode() if proc.stderr else ""
+                    raise AssertionError(f"node_exporter exited: {stderr}") from None
+                assert time.monotonic() < deadline, "node_exporter did not answer in 30 s"
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert "node_textfile_scrape_error 0" in body
+    return f"127.0.0.1:{port}", body
