@@ -24,9 +24,16 @@ _ssdwear() {
         analyze)
             case "$prev" in
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --represents --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur")) ;;
         check)
             case "$prev" in
@@ -40,8 +47,15 @@ _ssdwear() {
             --critical-used) return ;;
             --warning-years) return ;;
             --critical-years) return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         completion)
             case "$prev" in
@@ -51,9 +65,16 @@ _ssdwear() {
         history)
             case "$prev" in
             --since) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json csv" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml csv" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         measure)
             case "$prev" in
@@ -62,51 +83,100 @@ _ssdwear() {
             --poll) return ;;
             --represents) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --for --poll --force --represents --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         report)
             case "$prev" in
             -d|--type) return ;;
             --represents) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         retire-check)
             case "$prev" in
             -d|--type) return ;;
             --represents) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         sample)
             case "$prev" in
             -d|--type) return ;;
             --textfile) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         scan)
             case "$prev" in
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         start)
             case "$prev" in
             -d|--type) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --force --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --force --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         status)
             case "$prev" in
             -d|--type) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
     esac
 }

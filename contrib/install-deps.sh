@@ -1,8 +1,9 @@
 #!/bin/sh
 # Install ssdwear's system dependencies with the machine's package manager.
-#   contrib/install-deps.sh          smartmontools (what ssdwear itself needs)
+#   contrib/install-deps.sh          smartmontools (what ssdwear itself needs) and, on Debian/Ubuntu,
+#                                    python3-venv (contrib/install.sh installs ssdwear into a venv)
 #   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
-#                                    zsh and fish (completion scripts are syntax-checked),
+#                                    zsh, fish and bash-completion (the completion scripts are loaded),
 #                                    Prometheus's node_exporter and promtool
 # Runs the package manager through sudo when not root. Installs only what is missing.
 set -eu
@@ -21,6 +22,15 @@ if [ "${1:-}" = "--test" ] && command -v apt-get >/dev/null 2>&1 \
 fi
 
 missing=""
+# Debian's python3 makes virtual environments only with python3-venv (contrib/install.sh needs one).
+if command -v apt-get >/dev/null 2>&1 && [ -x /usr/bin/python3 ] \
+        && ! /usr/bin/python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+    missing="$missing python3-venv"
+fi
+if [ "${1:-}" = "--test" ] && command -v apt-get >/dev/null 2>&1 \
+        && [ ! -f /usr/share/bash-completion/bash_completion ]; then
+    missing="$missing bash-completion"
+fi
 for pair in $want; do
     cmd=${pair%%:*}
     pkg=${pair#*:}

@@ -61,7 +61,7 @@ def load(path: Path) -> Snapshot:
     if len(data) > MAX_INPUT_BYTES:
         raise ParseError(f"{shown}: more than {MAX_INPUT_BYTES // 1024 // 1024} MiB is not one drive's smartctl "
                          "output; give one drive's output per file")
-    snap = parse_output(data, source=shown)
+    snap = parse_output(data, source=shown, device=shown)  # a saved output is named by its file
     if not snap.has_data:
         said = "; ".join(snap.messages) or "no drive data in the output"
         status = f" (exit status {snap.exit_status})" if snap.exit_status else ""

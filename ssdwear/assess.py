@@ -28,6 +28,7 @@ from .model import (
     UsedSource,
     Window,
     Writes,
+    location,
 )
 from .ratings import Rating, find_rating
 from .vendors import TRUST_DERIVED, UsedReading
@@ -332,7 +333,7 @@ def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[
     whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
     if chosen is None or e2h is None or chosen.at_least or chosen.step <= e2h.step:
         return chosen, []
-    if chosen.percent - e2h.step <= e2h.percent <= chosen.percent + chosen.step:
+    if abs(e2h.percent - chosen.percent) <= chosen.step:
         return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
                      f"{chosen.percent:g} %)"]
     return chosen, []
@@ -358,7 +359,8 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     warnings.extend(disagree)
 
     if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
-        warnings.append(f"drive swapped: {snap.device or snap.source} held serial {ctx.previous_serial} at the "
+        where = location(snap.device, snap.device_type) if snap.device else snap.source
+        warnings.append(f"drive swapped: {where} held serial {ctx.previous_serial} at the "
                         f"last look and now holds {snap.serial}")
     if snap.truncated:
         warnings.append("the smartctl output was cut off (see the notes): figures from its last table may be "
@@ -392,6 +394,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
 
     return DriveReport(
         device=snap.device or snap.source,
+        device_type=snap.device_type,
         model=snap.model,
         serial=snap.serial,
         wwn=snap.wwn,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Optional
 
 from .config import THRESHOLD_NAMES, Threshold
 from .errors import SsdwearError
@@ -118,17 +118,3 @@ def _summary(r: DriveReport) -> str:
         central = "no end in sight" if p.years_remaining is None else f"{p.years_remaining:.1f} years left"
         parts.append(f"{central} ({p.years_remaining_low:.1f} pessimistic; {p.method})")
     return ", ".join(parts) or f"{r.kind}: no wear figures"
-
-
-def run_check(app: Any, devices: Sequence[str], device_type: Optional[str], represents: Optional[float],
-              flags: Mapping[str, Optional[float]]) -> tuple[int, str]:
-    session = app.session(represents)
-    try:
-        t = thresholds_from(session.config.thresholds, flags)
-        targets = session.devices(devices, device_type)
-        if not targets:
-            return UNKNOWN, "SSDWEAR UNKNOWN - no drives found (run as root?)"
-        reports = session.assess(session.read(targets), remember=False)
-    finally:
-        session.close()
-    return evaluate(reports, t)

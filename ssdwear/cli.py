@@ -5,28 +5,44 @@ Exit codes (documented in the README, pinned by tests):
   2  usage error                     3  partial: at least one drive failed, the others were reported
   4  start refused a drive (guard)   5  a drive rejected the timer reset
   retire-check: 0 keep, 10 watch, 11 retire.   check: Nagios 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+Global options (--db, --smartctl, ...) are accepted before or after the command.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 import click
 
 from . import __version__
-from .errors import ConfigError, SsdwearError, UsageError
+from .errors import SsdwearError, StoreError, UsageError
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .model import DriveReport, RaidVolume
+    from .session import Session, StartResult
+    from .smart import Runner
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE = 10, 11
 FORMATS = ("table", "json", "yaml")
+Devices = list[tuple[str, Optional[str]]]
+
+
+def _utc_now() -> datetime:
+    from datetime import timezone
+
+    return datetime.now(timezone.utc)
 
 
 @dataclass
@@ -42,32 +58,28 @@ class App:
     replay: Optional[str] = None
     fallback_replay: Optional[str] = None
     no_history: bool = False
-    runner: Any = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
+    runner: Optional[Runner] = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
     clock: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
     sleep: Callable[[float], None] = time.sleep
-    _config: Any = None
+    _config: Optional[Config] = None
 
-    def config(self) -> Any:
+    def config(self) -> Config:
         if self._config is None:
             from . import config as config_mod
             from .paths import config_paths
 
-            paths = config_paths(self.config_file)
             explicit = Path(self.config_file) if self.config_file else None
-            self._config = config_mod.load(paths, required=explicit)
+            self._config = config_mod.load(config_paths(self.config_file), required=explicit)
         return self._config
 
-    def db_path(self, cfg: Any, replaying: bool = False) -> Optional[Path]:
+    def db_path(self, cfg: Config, replaying: bool = False) -> Optional[Path]:
         """--db, else SSDWEAR_DB, else the config's db, else the default; None with --no-history, and for
         replayed runs unless a database is named (recorded drives stay out of this machine's history)."""
-        from .paths import default_db_path
+        from .paths import db_path
 
-        explicit = self.db or os.environ.get("SSDWEAR_DB")
-        if self.no_history or (replaying and not explicit):
-            return None
-        return Path(explicit or cfg.db or default_db_path())
+        return db_path(self.db, cfg.db, disabled=self.no_history, replaying=replaying)
 
-    def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Any:
+    def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Session:
         from dataclasses import replace
 
         from .session import Session
@@ -82,9 +94,8 @@ class App:
             overrides["wake"] = self.wake
         cfg = replace(cfg, **overrides) if overrides else cfg
         replay = replay_dir or self.replay
-        db_path = self.db_path(cfg, replaying=bool(replay))
 
-        def factory() -> Any:
+        def factory() -> Runner:
             if self.runner is not None and not replay_dir:
                 return self.runner
             if replay:
@@ -96,19 +107,19 @@ class App:
             return SmartctlRunner(locate_smartctl(self.smartctl or cfg.smartctl), cfg.smartctl_timeout,
                                   options=cfg.smartctl_options)
 
-        return Session(config=cfg, runner_factory=factory, db_path=db_path, clock=self.clock,
+        return Session(config=cfg, runner_factory=factory, db_path=self.db_path(cfg, replaying=bool(replay)),
+                       clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
                        origin=f"replay:{replay}" if replay else "live")
 
 
-def _utc_now() -> datetime:
-    from datetime import timezone
-
-    return datetime.now(timezone.utc)
+def say(message: str) -> None:
+    """One line on stderr."""
+    click.echo(f"ssdwear: {message}", err=True)
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> None:
-    click.echo(f"ssdwear: {message}", err=True)
+    say(message)
     sys.exit(code)
 
 
@@ -121,13 +132,13 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except UsageError as exc:
             fail(str(exc), EXIT_USAGE)
+        except StoreError as exc:
+            fail(f"{exc} (the database: --db FILE or SSDWEAR_DB; --no-history for none)", EXIT_ERROR)
         except SsdwearError as exc:
             fail(str(exc), EXIT_ERROR)
         except KeyboardInterrupt:
             fail("interrupted", 130)
-        except click.exceptions.Exit:
-            raise
-        except (click.ClickException, click.Abort):
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BrokenPipeError:
             sys.exit(EXIT_OK)
@@ -138,6 +149,10 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
                  "report it)", EXIT_ERROR)
 
     return wrapper
+
+
+# ------------------------------------------------------------------------------------------------
+# Option types and the options every command shares
 
 
 class DurationType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
@@ -157,17 +172,70 @@ class DurationType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
 DURATION = DurationType()
 
 
-def _finite(ctx: click.Context, param: click.Parameter, value: Optional[float]) -> Optional[float]:
-    import math
+class SecondsType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """A finite number of seconds above 0 (nan, inf, 0 and negatives are usage errors)."""
 
-    if value is not None and not math.isfinite(value):
-        raise click.BadParameter(f"{value} is not a finite number of seconds", ctx=ctx, param=param)
-    return value
+    name = "SECONDS"
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
+        return seconds
+
+
+def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """Store a global option on the App, wherever it was given (before or after the command)."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is not None and value is not False:
+            setattr(ctx.ensure_object(App), name, value)
+        return value
+
+    return callback
+
+
+_GLOBAL_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
+    click.option("--smartctl", metavar="PATH", envvar="SSDWEAR_SMARTCTL", expose_value=False,
+                 callback=_into_app("smartctl"),
+                 help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin, /sbin."),
+    click.option("--config", metavar="FILE", expose_value=False, callback=_into_app("config_file"),
+                 help="Extra config file read after /etc/ssdwear/config.yaml and ~/.config/ssdwear/config.yaml "
+                      "[env SSDWEAR_CONFIG]."),
+    click.option("--db", metavar="FILE", expose_value=False, callback=_into_app("db"),
+                 help="History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.db as root, else "
+                      "~/.local/share/ssdwear/history.db."),
+    click.option("--no-history", is_flag=True, default=None, expose_value=False, callback=_into_app("no_history"),
+                 help="Neither read nor write the history database."),
+    click.option("--timeout", type=SecondsType(), expose_value=False, callback=_into_app("timeout"),
+                 help="Per smartctl call (default 60)."),
+    click.option("--workers", type=click.IntRange(1, 256), metavar="N", expose_value=False,
+                 callback=_into_app("workers"), help="Drives read in parallel (default 64)."),
+    click.option("--wake/--no-wake", default=None, expose_value=False, callback=_into_app("wake"),
+                 help="Spin up drives in standby to read them (default: no, a sleeping drive is reported as such)."),
+    click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
+                 callback=_into_app("replay"), help="Answer smartctl calls from recorded outputs in DIR instead of "
+                 "running smartctl (tests, demos); the history is used only with --db or SSDWEAR_DB."),
+    click.option("--fallback-replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
+                 callback=_into_app("fallback_replay"), help="When this machine has no SMART drive or no smartctl, "
+                 "report the recorded outputs in DIR instead, and say so (report, status, check, retire-check, "
+                 "scan)."),
+)
+
+
+def global_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for option in reversed(_GLOBAL_OPTIONS):
+        fn = option(fn)
+    return fn
 
 
 def format_option(choices: Sequence[str] = FORMATS) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     return click.option("--format", "-f", "fmt", type=click.Choice(list(choices)), default="table",
-                        show_default=True, help="table for people; json/yaml on stdout for scripts.")
+                        show_default=True, help="table for people; " + "/".join(c for c in choices if c != "table")
+                        + " on stdout for scripts.")
 
 
 def device_type_option(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -181,27 +249,15 @@ def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
                              "Default: the window stands for itself.")(fn)
 
 
+def devices_argument(fn: Callable[..., Any]) -> Callable[..., Any]:
+    return click.argument("devices", nargs=-1, metavar="[DEVICE]...")(fn)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.option("--smartctl", metavar="PATH", envvar="SSDWEAR_SMARTCTL",
-              help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin, /sbin.")
-@click.option("--config", "config_file", metavar="FILE", help="Extra config file read after "
-              "/etc/ssdwear/config.yaml and ~/.config/ssdwear/config.yaml [env SSDWEAR_CONFIG].")
-@click.option("--db", metavar="FILE", help="History database [env SSDWEAR_DB]. Default: "
-              "/var/lib/ssdwear/history.db as root, else ~/.local/share/ssdwear/history.db.")
-@click.option("--no-history", is_flag=True, help="Neither read nor write the history database.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), callback=lambda c, p, v: _finite(c, p, v),
-              metavar="SECONDS", help="Per smartctl call (default 60).")
-@click.option("--workers", type=click.IntRange(1, 256), metavar="N", help="Drives read in parallel (default 64).")
-@click.option("--wake/--no-wake", default=None, help="Spin up drives in standby to read them (default: no, "
-              "a sleeping drive is reported as such).")
-@click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), help="Answer smartctl calls from "
-              "recorded outputs in DIR instead of running smartctl (tests, demos); the history is used only "
-              "with --db or SSDWEAR_DB.")
-@click.option("--fallback-replay", metavar="DIR", type=click.Path(file_okay=False), help="When this machine has "
-              "no SMART drive or no smartctl, report the recorded outputs in DIR instead, and say so.")
+@global_options
 @click.version_option(__version__, prog_name="ssdwear")
 @click.pass_context
-def cli(ctx: click.Context, /, **options: Any) -> None:
+def cli(ctx: click.Context) -> None:
     """SMART wear monitor: percent used and projected years left for every SSD.
 
     \b
@@ -209,11 +265,7 @@ def cli(ctx: click.Context, /, **options: Any) -> None:
     ssdwear measure --for 60m      Intel timed workload: reset, wait, report
     ssdwear analyze out1.txt ...   the same from saved smartctl outputs
     """
-    app = ctx.find_object(App) or App()
-    for key, value in options.items():
-        if value is not None and value is not False:
-            setattr(app, key, value)
-    ctx.obj = app
+    ctx.ensure_object(App)
 
 
 def main() -> None:
@@ -221,24 +273,16 @@ def main() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# Output helpers
+# Output
 
 
-def emit_reports(reports: Sequence[Any], fmt: str, origin: str, app: App, title: Optional[str] = None) -> None:
-    from . import render
+def envelope(app: App, origin: str, **payload: Any) -> dict[str, Any]:
+    from .serialize import envelope as make
 
-    if fmt == "prometheus":
-        from .prometheus import exposition
-
-        click.echo(exposition(reports, app.clock().timestamp()), nl=False)
-        return
-    if fmt == "table":
-        console_print(render.table(reports, title=title))
-        return
-    emit_doc(render.document(reports, origin, app.clock().isoformat(timespec="seconds"), __version__), fmt)
+    return make(origin, app.clock().isoformat(timespec="seconds"), __version__, payload)
 
 
-def emit_doc(doc: Any, fmt: str) -> None:
+def emit_doc(doc: dict[str, Any], fmt: str) -> None:
     """A JSON or YAML document on stdout."""
     from . import render
 
@@ -246,51 +290,102 @@ def emit_doc(doc: Any, fmt: str) -> None:
 
 
 def console_print(renderable: Any) -> None:
-    from rich.console import Console
+    from . import render
 
-    width = None if sys.stdout.isatty() else int(os.environ.get("COLUMNS") or 140)
-    # Drive strings are external input: never read them as rich markup ('[/]' in a serial) or emoji codes.
-    Console(width=width, soft_wrap=False, highlight=False, markup=False, emoji=False).print(renderable)
+    render.console().print(renderable)
 
 
-def report_exit(reports: Sequence[Any], session: Any) -> int:
+def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
+                 volumes: Sequence[RaidVolume] = ()) -> None:
+    from . import render
+
+    if fmt == "prometheus":
+        from .prometheus import exposition
+
+        click.echo(exposition(reports, app.clock().timestamp()), nl=False)
+    elif fmt == "table":
+        console_print(render.report_view(reports, render.width(), volumes, render.tables_wanted()))
+    else:
+        from .serialize import drive_dict
+
+        emit_doc(envelope(app, origin, drives=[drive_dict(r) for r in reports],
+                          raid_volumes=[dict(device=v.device, controller=v.controller, drives=list(v.drives),
+                                             note=v.note) for v in volumes]), fmt)
+
+
+class Outcome(Protocol):
+    """One drive's line in a command's result: a DriveReport or a StatusRow."""
+
+    @property
+    def device(self) -> Optional[str]: ...
+
+    @property
+    def error(self) -> Optional[str]: ...
+
+
+def finish(reports: Sequence[Outcome], session: Session, fmt: str) -> int:
+    """Run-level warnings on stderr; each unreadable drive once (the table shows them in their own section,
+    the other formats carry them in the document and get one line on stderr each). The exit code."""
     for message in session.warnings:
-        click.echo(f"ssdwear: warning: {message}", err=True)
+        say(f"warning: {message}")
     failed = [r for r in reports if r.error]
-    for r in failed:
-        click.echo(f"ssdwear: {r.device}: {r.error}", err=True)
+    if fmt != "table":
+        for r in failed:
+            say(f"{r.device}: {r.error}")
     if not failed:
         return EXIT_OK
     return EXIT_PARTIAL if len(failed) < len(reports) else EXIT_ERROR
 
 
-def read_reports(app: App, names: Sequence[str], device_type: Optional[str], represents: Optional[float]
-                 ) -> tuple[list[Any], Any]:
-    """Read and assess drives; fall back to replayed recordings when asked and the machine has none."""
+@contextmanager
+def opened(app: App, represents: Optional[float] = None) -> Iterator[Session]:
+    session = app.session(represents)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+def no_drives(session: Session) -> str:
+    """Why no drive was found, saying what actually failed."""
+    from .trust import is_root
+
+    if session.origin != "live":
+        return f"the recordings in {session.origin.split(':', 1)[1]} hold no drive"
+    if is_root():
+        return ("smartctl --scan-open found no drive: this machine shows no SMART devices (a VM or a container "
+                "without device access?), or they sit behind a RAID controller: name them with -d TYPE")
+    return "smartctl --scan-open found no drive it could open: reading drives takes root"
+
+
+def find_devices(app: App, session: Session, names: Sequence[str], device_type: Optional[str],
+                 fallback: bool = True) -> tuple[Session, Devices]:
+    """The drives to read; with --fallback-replay and none on this machine (or no smartctl), the recordings."""
     from .errors import SmartctlNotFound
 
-    session = app.session(represents)
     reason = None
-    devices: list[Any] = []
+    devices: Devices = []
     try:
         devices = session.devices(names, device_type)
         if not devices:
             reason = "smartctl found no drive"
     except SmartctlNotFound as exc:
-        if not app.fallback_replay or names:
+        if not (fallback and app.fallback_replay) or names:
             raise
         reason = str(exc).split(":")[0]
-    if reason and app.fallback_replay and not names:
-        click.echo(f"ssdwear: no SMART drive on this machine ({reason}); reporting the recorded smartctl "
-                   f"outputs in {app.fallback_replay} instead", err=True)
+    if reason and fallback and app.fallback_replay and not names:
+        say(f"no SMART drive on this machine ({reason}); reporting the recorded smartctl outputs in "
+            f"{app.fallback_replay} instead")
         session.close()
-        session = app.session(represents, replay_dir=app.fallback_replay)
+        session = app.session(session.represents_minutes, replay_dir=app.fallback_replay)
         devices = session.devices(names, device_type)
-    if not devices:
-        raise SsdwearError("no drives found: smartctl --scan-open lists none (run as root? drives behind a RAID "
-                           "controller need -d TYPE and a device name)")
-    reports = session.assess(session.read(devices))
-    return reports, session
+    return session, devices
+
+
+def no_fallback(app: App, command: str) -> None:
+    if app.fallback_replay:
+        raise UsageError(f"--fallback-replay is for the reporting commands (report, status, check, retire-check, "
+                         f"scan); {command} acts on this machine's drives")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -298,14 +393,17 @@ def read_reports(app: App, names: Sequence[str], device_type: Optional[str], rep
 
 
 @cli.command()
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
 @represents_option
+@click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
+              "by default report only reads the history. Config: record: true.")
 @format_option((*FORMATS, "prometheus"))
+@global_options
 @click.pass_obj
 @handle_errors
 def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
-           fmt: str) -> None:
+           record: bool, fmt: str) -> None:
     """Read the drives and report wear used, the measured window, rate and years left.
 
     \b
@@ -313,83 +411,100 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
       ssdwear report                        every drive smartctl finds
       ssdwear report /dev/sda --represents 1d --format json
     """
-    reports, session = read_reports(app, devices, device_type, represents)
+    session = app.session(represents)
     try:
-        emit_reports(reports, fmt, session.origin, app)
-        code = report_exit(reports, session)
+        session, targets = find_devices(app, session, devices, device_type)
+        if not targets:
+            if fmt in ("json", "yaml"):
+                emit_doc(envelope(app, session.origin, drives=[], raid_volumes=[]), fmt)
+            raise SsdwearError(f"no drives found: {no_drives(session)}")
+        outcomes = session.read(targets)
+        reports = session.assess(outcomes)
+        unstored: list[tuple[str, str]] = []
+        if record or session.config.record:
+            unstored = session.remember()
+        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
+        for device, why in unstored:
+            say(f"{device}: {why}")
+        code = finish(reports, session, fmt)
     finally:
         session.close()
     sys.exit(code)
 
 
+def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: Optional[str], all_: bool,
+                      command: str) -> Devices:
+    if devices and all_:
+        raise UsageError(f"{command}: name drives or give --all, not both")
+    if not devices and not all_:
+        raise UsageError(f"{command} resets drives' timers: name them (ssdwear {command} /dev/sda) or pass --all for "
+                         "every eligible drive")
+    targets = session.devices(devices, device_type)
+    if not targets:
+        raise SsdwearError(f"no drives found: {no_drives(session)}")
+    return targets
+
+
+def _start_results_doc(app: App, session: Session, results: Sequence[StartResult]) -> dict[str, Any]:
+    return envelope(app, session.origin, results=[
+        dict(device=r.device, model=r.model, serial=r.serial, status=r.status, message=r.message) for r in results])
+
+
+def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
+    """The exit code of a start; each drive that was not reset gets its line on stderr unless the table already
+    said it."""
+    for message in session.warnings:
+        say(f"warning: {message}")
+    if not printed:
+        for r in results:
+            if r.status != "reset":
+                say(f"{r.device}: {r.message}")
+    statuses = {r.status for r in results}
+    for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED)):
+        if status in statuses:
+            return code
+    if statuses & {"failed", "unrecorded"}:
+        return EXIT_PARTIAL if statuses & {"reset", "unrecorded"} else EXIT_ERROR
+    return EXIT_OK
+
+
 @cli.command()
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
+@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
 @click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
 @format_option()
+@global_options
 @click.pass_obj
 @handle_errors
-def start(app: App, devices: tuple[str, ...], device_type: Optional[str], force: bool, fmt: str) -> None:
+def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, force: bool, fmt: str) -> None:
     """Reset Intel's timed-workload timer (E4h) and record the reset and a baseline.
 
     Sends `smartctl -t vendor,0x40` only to Intel/Solidigm SSDs of a family for which the reset is
     documented and that report attributes 226-228; other drives are refused unless --force.
 
     \b
-    Example:
+    Examples:
       ssdwear start /dev/sda        then run the workload for at least 60 minutes
+      ssdwear start --all           every eligible drive
     """
-    session = app.session()
-    try:
-        targets = session.devices(devices, device_type)
-        if not targets:
-            raise SsdwearError("no drives found to start: name them, e.g. ssdwear start /dev/sda")
-        results = session.start(targets, force)
-    finally:
-        session.close()
-    emit_start(results, fmt)
-    sys.exit(start_exit(results, session))
-
-
-def emit_start(results: Sequence[Any], fmt: str) -> None:
+    no_fallback(app, "start")
+    with opened(app) as session:
+        results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force)
     if fmt == "table":
-        from rich.table import Table
+        from . import render
 
-        t = Table()
-        for col in ("Device", "Serial", "Result", "Detail"):
-            t.add_column(col)
-        for r in results:
-            t.add_row(r.device, r.serial or "", r.status, r.message)
-        console_print(t)
+        console_print(render.start_view(results, render.width()))
     else:
-        emit_doc({"results": [dict(device=r.device, serial=r.serial, status=r.status, message=r.message)
-                              for r in results]}, fmt)
-
-
-def start_exit(results: Sequence[Any], session: Any) -> int:
-    for message in session.warnings:
-        click.echo(f"ssdwear: warning: {message}", err=True)
-    for r in results:
-        if r.status != "reset":
-            click.echo(f"ssdwear: {r.device}: {r.message}", err=True)
-    statuses = {r.status for r in results}
-    if "reset" not in statuses:
-        if statuses == {"refused"}:
-            return EXIT_REFUSED
-        if "rejected" in statuses:
-            return EXIT_REJECTED
-        return EXIT_ERROR if statuses == {"failed"} else EXIT_REFUSED
-    for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED), ("failed", EXIT_PARTIAL),
-                         ("unrecorded", EXIT_PARTIAL)):
-        if status in statuses:
-            return code
-    return EXIT_OK
+        emit_doc(_start_results_doc(app, session, results), fmt)
+    sys.exit(start_exit(results, session, printed=fmt == "table"))
 
 
 @cli.command()
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
 @format_option()
+@global_options
 @click.pass_obj
 @handle_errors
 def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: str) -> None:
@@ -403,33 +518,27 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
 
     session = app.session()
     try:
-        targets = session.devices(devices, device_type)
+        session, targets = find_devices(app, session, devices, device_type)
         if not targets:
-            raise SsdwearError("no drives found")
-        outcomes = session.read(targets)
-        rows = status_rows(session, outcomes)
-        reports = session.assess(outcomes)
+            if fmt != "table":
+                emit_doc(envelope(app, session.origin, drives=[]), fmt)
+            raise SsdwearError(f"no drives found: {no_drives(session)}")
+        rows = status_rows(session.read(targets), session.last_reset, app.clock())
     finally:
         session.close()
     if fmt == "table":
-        from rich.table import Table
+        from . import render
 
-        t = Table()
-        for col in ("Device", "Drive", "E4h window", "Since our reset", "Valid", "Detail"):
-            t.add_column(col)
-        for row in rows:
-            t.add_row(row["device"], " ".join(x for x in (row["model"], row["serial"] and f"[{row['serial']}]")
-                                              if x), row["window_text"], row["since_reset_text"],
-                      {True: "yes", False: "no", None: "-"}[row["valid"]], row["reason"] or "")
-        console_print(t)
+        console_print(render.status_view(rows, render.width()))
     else:
-        emit_doc({"drives": [{k: v for k, v in row.items() if not k.endswith("_text")} for row in rows]}, fmt)
-    sys.exit(report_exit(reports, session))
+        emit_doc(envelope(app, session.origin, drives=[row.to_dict() for row in rows]), fmt)
+    sys.exit(finish(rows, session, fmt))
 
 
 @cli.command()
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
+@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
 @click.option("--for", "duration", type=DURATION, default="60m", show_default=True, metavar="DURATION",
               help="How long the workload runs (at least the 60 power-on minutes the drive needs).")
 @click.option("--poll", type=DURATION, default="1m", show_default=True, metavar="DURATION",
@@ -437,10 +546,11 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
 @click.option("--force", is_flag=True, help="As for start.")
 @represents_option
 @format_option()
+@global_options
 @click.pass_obj
 @handle_errors
-def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], duration: float, poll: float,
-            force: bool, represents: Optional[float], fmt: str) -> None:
+def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, duration: float,
+            poll: float, force: bool, represents: Optional[float], fmt: str) -> None:
     """Start, wait with a progress bar until the window is valid, then report.
 
     Run your real workload meanwhile. The window is valid once E4h shows at least 60 power-on
@@ -450,27 +560,30 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], dura
     Example:
       ssdwear measure /dev/sda --for 60m --represents 1d
     """
-    from .measure import run_measure
+    from . import measure as measure_mod
 
-    session = app.session(represents)
-    try:
-        targets = session.devices(devices, device_type)
-        if not targets:
-            raise SsdwearError("no drives found to measure")
+    no_fallback(app, "measure")
+    with opened(app, represents) as session:
+        targets = _targets_to_reset(session, devices, device_type, all_, "measure")
         results = session.start(targets, force)
         started = [t for t, r in zip(targets, results) if r.status == "reset"]
         for r in results:
             if r.status != "reset":
-                click.echo(f"ssdwear: {r.device}: {r.message}", err=True)
+                say(f"{r.device}: {r.message}")
         if not started:
-            sys.exit(start_exit(results, session))
-        reports = run_measure(session, started, duration, poll, app.sleep, show_progress=fmt == "table")
-        emit_reports(reports, fmt, session.origin, app)
-        code = report_exit(reports, session)
+            sys.exit(start_exit(results, session, printed=True))
+        from . import render
+
+        with render.progress(enabled=fmt == "table") as bar:
+            last = None
+            for last in measure_mod.poll(session, started, duration, poll, app.sleep):
+                bar.show(last, duration)
+        assert last is not None
+        reports = session.assess(last.outcomes)
+        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
+        code = finish(reports, session, fmt)
         if code == EXIT_OK and len(started) < len(targets):
-            code = start_exit(results, session)
-    finally:
-        session.close()
+            code = start_exit(results, session, printed=True)
     sys.exit(code)
 
 
@@ -478,14 +591,15 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], dura
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @click.option("--each", is_flag=True, help="One report per file, even for several readings of one drive.")
 @represents_option
-@format_option()
+@format_option((*FORMATS, "prometheus"))
+@global_options
 @click.pass_obj
 @handle_errors
 def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[float], fmt: str) -> None:
     """Report wear from saved smartctl outputs (-a, -x or --json; smartctl 6.x to 7.5).
 
     Several outputs of one drive give a windowed wear rate between them, with power-on hours as
-    the clock.
+    the clock. Each drive is named by its file (the last one, for several readings of one drive).
 
     \b
     Examples:
@@ -493,43 +607,42 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
       ssdwear analyze --format json mailed/*.json
     """
     from .analyze import analyze_files
-    from .assess import Context
 
-    cfg = app.config()
-    ctx = Context(now=app.clock(), represents_minutes=represents or cfg.represents_minutes, ratings=cfg.ratings)
-    reports, errors = analyze_files(list(files), ctx, each=each)
+    reports, errors = analyze_files(list(files), app.config().context(app.clock(), represents), each=each)
     for message in errors:
-        click.echo(f"ssdwear: {message}", err=True)
-    if reports:
+        say(message)
+    if reports or fmt in ("json", "yaml"):
         emit_reports(reports, fmt, "files", app)
     if errors:
         sys.exit(EXIT_PARTIAL if reports else EXIT_ERROR)
 
 
 @cli.command()
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
 @click.option("--textfile", metavar="DIR", type=click.Path(file_okay=False, exists=True),
               help="Also write DIR/ssdwear.prom (atomically) for node_exporter's textfile collector. "
                    "Default: textfile_dir from the config file.")
+@global_options
 @click.pass_obj
 @handle_errors
 def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
     """Read every drive and store one sample each: the command for cron and systemd timers.
 
-    Quiet on success. Exits non-zero only when something failed, naming the drive on stderr.
+    Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
+    only when something failed, naming the drive on stderr.
 
     \b
     Example (crontab, hourly):
       17 * * * *  root  ssdwear sample --textfile /var/lib/prometheus/node-exporter
     """
-    session = app.session()
-    try:
+    no_fallback(app, "sample")
+    with opened(app) as session:
         targets = session.devices(devices, device_type)
         if not targets:
-            raise SsdwearError("no drives found: smartctl --scan-open lists none (run as root?)")
+            raise SsdwearError(f"no drives found: {no_drives(session)}")
         outcomes = session.read(targets)
-        reports = session.assess(outcomes, remember=False)
+        reports = session.assess(outcomes)
         directory = textfile or session.config.textfile_dir
         textfile_failed = False
         if directory:  # written before the samples are stored: monitoring goes on when the database is broken
@@ -540,25 +653,24 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
             except OSError as exc:
                 session.warn(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}")
                 textfile_failed = True
-        unstored = session.remember(outcomes, reports)
+        unstored = session.remember()
         for device, why in unstored:
-            click.echo(f"ssdwear: {device}: {why}", err=True)
-        code = report_exit(reports, session)
+            say(f"{device}: {why}")
+        code = finish(reports, session, "json")
         if code == EXIT_OK and (unstored or textfile_failed):
             code = EXIT_PARTIAL
-    finally:
-        session.close()
     sys.exit(code)
 
 
 @cli.command()
 @click.argument("drive", metavar="DRIVE")
 @click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y).")
-@format_option(("table", "json", "csv"))
+@format_option((*FORMATS, "csv"))
+@global_options
 @click.pass_obj
 @handle_errors
 def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
-    """Show a drive's stored samples: a terminal chart of wear and writes, or the series as JSON/CSV.
+    """Show a drive's stored samples: a terminal chart of wear and writes, or the series as JSON/YAML/CSV.
 
     DRIVE is a serial number, WWN, model or the device path it was last seen at.
 
@@ -574,8 +686,8 @@ def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
 
     path = app.db_path(app.config())
     if path is None:
-        raise UsageError("history needs a history database: pass --db FILE")
-    with Store.open(path, create=False) as store:
+        raise UsageError("history needs a history database (--no-history was given)")
+    with Store.open(path, create=False, write=False) as store:
         matches = store.find_drives(drive)
         if not matches:
             raise SsdwearError(f"no drive matching '{drive}' in {path}: give a serial, WWN, model or device path "
@@ -584,14 +696,13 @@ def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
             keys = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
             raise SsdwearError(f"'{drive}' matches {len(matches)} drives ({keys}): give the serial number")
         found = matches[0]
-        start = app.clock() - timedelta(minutes=since) if since else None
-        series = store.samples(found["key"], since=start)
+        series = store.samples(found["key"], since=app.clock() - timedelta(minutes=since) if since else None)
     if fmt == "csv":
         click.echo(render.samples_csv(series), nl=False)
-    elif fmt == "json":
-        emit_doc(render.samples_doc(found, series), fmt)
-    else:
+    elif fmt == "table":
         console_print(render.history_chart(found, series))
+    else:
+        emit_doc(envelope(app, f"history:{path}", **render.samples_doc(found, series)), fmt)
 
 
 class NagiosCommand(click.Command):
@@ -607,8 +718,9 @@ class NagiosCommand(click.Command):
 
 
 def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for name, unit in (("years", "years left"), ("used", "% of rated endurance used"),
-                       ("spare", "% NVMe available spare"), ("tbw", "% of rated TBW written")):
+    for name, unit in (("years", "years left (judged on the pessimistic bound)"),
+                       ("used", "% of rated endurance used"), ("spare", "% NVMe available spare"),
+                       ("tbw", "% of rated TBW written")):
         for level in ("critical", "warning"):
             fn = click.option(f"--{level}-{name}", type=float, metavar="N",
                               help=f"{level.capitalize()} threshold: {unit}.")(fn)
@@ -616,30 +728,41 @@ def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 @cli.command(cls=NagiosCommand)
-@click.argument("devices", nargs=-1, metavar="[DEVICE]...")
+@devices_argument
 @device_type_option
 @represents_option
 @_threshold_options
+@global_options
 @click.pass_obj
 def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
           **levels: Optional[float]) -> None:
     """Nagios/Icinga plugin: one status line with perfdata; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
 
     Thresholds come from the flags, else the config file's `thresholds`, else the defaults
-    (years left 2 / 0.5, used 80 / 100 %, spare 20 / 10 %, TBW 80 / 100 %).
+    (years left 2 / 0.5, used 80 / 100 %, spare 20 / 10 %, TBW 80 / 100 %). The output is the
+    plugin format (no --format).
 
     \b
     Example:
       ssdwear check --warning-years 3 --critical-years 1
     """
-    from .checks import run_check
+    from .checks import UNKNOWN, evaluate, thresholds_from
 
     try:
-        code, text = run_check(app, devices, device_type, represents, levels)
+        with opened(app, represents) as first:
+            thresholds = thresholds_from(first.config.thresholds, levels)
+            session, targets = find_devices(app, first, devices, device_type)
+            try:
+                if not targets:
+                    raise SsdwearError(f"no drives found: {no_drives(session)}")
+                code, text = evaluate(session.assess(session.read(targets)), thresholds)
+                text += "".join(f"\n{v.device}: {v.note}" for v in session.raid_volumes)
+            finally:
+                session.close()
     except SsdwearError as exc:
-        code, text = 3, f"SSDWEAR UNKNOWN - {exc}"
+        code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
     except Exception as exc:  # a plugin must always answer in plugin terms
-        code, text = 3, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
+        code, text = UNKNOWN, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
     click.echo(text)
     sys.exit(code)
 
@@ -649,6 +772,7 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
 @device_type_option
 @represents_option
 @format_option()
+@global_options
 @click.pass_obj
 @handle_errors
 def retire_check(app: App, target: str, device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
@@ -668,32 +792,33 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     path = Path(target)
     if path.is_file():
         from .analyze import analyze_files
-        from .assess import Context
 
         cfg = app.config()
-        ctx = Context(now=app.clock(), represents_minutes=represents or cfg.represents_minutes, ratings=cfg.ratings)
-        reports, errors = analyze_files([path], ctx)
+        reports, errors = analyze_files([path], cfg.context(app.clock(), represents))
         if errors:
             raise SsdwearError(errors[0])
-        thresholds = cfg.thresholds
+        origin, thresholds = "files", cfg.thresholds
     else:
-        reports, session = read_reports(app, [target], device_type, represents)
-        session.close()
-        thresholds = session.config.thresholds
+        with opened(app, represents) as first:
+            session, targets = find_devices(app, first, [target], device_type)
+            try:
+                reports = session.assess(session.read(targets))
+            finally:
+                session.close()
+        for message in session.warnings:
+            say(f"warning: {message}")
         if reports[0].error:
             raise SsdwearError(f"{target}: {reports[0].error}")
+        origin, thresholds = session.origin, session.config.thresholds
     drive = reports[0]
     verdict = judge(drive, thresholds)
     if fmt == "table":
-        who = " ".join(x for x in (drive.model, drive.serial and f"[{drive.serial}]", drive.device) if x)
-        click.echo(f"{verdict.level.upper()}: {who}")
-        for reason in verdict.reasons:
-            click.echo(f"  - {reason}")
-        for fact in verdict.facts:
-            click.echo(f"  ok: {fact}")
+        click.echo(render.verdict_text(verdict, drive))
     else:
-        emit_doc({"verdict": verdict.level, "reasons": list(verdict.reasons), "facts": list(verdict.facts),
-                  "drive": render.drive_dict(drive)}, fmt)
+        from .serialize import drive_dict
+
+        emit_doc(envelope(app, origin, verdict=verdict.level, reasons=list(verdict.reasons),
+                          facts=list(verdict.facts), drive=drive_dict(drive)), fmt)
     sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH}.get(verdict.level, EXIT_OK))
 
 
@@ -713,6 +838,7 @@ def completion(shell: str) -> None:
 
 @cli.command()
 @format_option()
+@global_options
 @click.pass_obj
 @handle_errors
 def scan(app: App, fmt: str) -> None:
@@ -722,15 +848,18 @@ def scan(app: App, fmt: str) -> None:
     Example:
       ssdwear scan
     """
-    session = app.session()
-    found = session.devices([])
+    with opened(app) as first:
+        session, found = find_devices(app, first, [], None)
+        session.close()
     if fmt == "table":
         for name, dtype in found:
             click.echo(f"{name}\t{dtype or '-'}")
     else:
-        emit_doc({"devices": [dict(device=n, type=t) for n, t in found]}, fmt)
+        emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
+    for message in session.warnings:
+        say(f"warning: {message}")
     if not found:
-        fail("smartctl found no drive (run as root?)")
+        fail(f"no drives found: {no_drives(session)}")
 
 
-__all__ = ["App", "ConfigError", "cli", "main"]
+__all__ = ["App", "cli", "main"]

@@ -9,12 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .errors import ConfigError
 from .ratings import Rating
 from .units import parse_bytes, parse_duration_minutes
+
+if TYPE_CHECKING:
+    from .assess import Context
 
 
 @dataclass(frozen=True)
@@ -57,13 +61,21 @@ class Config:
     history_window_minutes: float = 30 * 1440
     represents_minutes: Optional[float] = None
     interval_level: float = 0.8  # forecast.DEFAULT_LEVEL: the level prediction intervals are stated at
+    record: bool = False  # `report` also stores samples (as --record)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
     files: tuple[str, ...] = ()  # the files that were read
 
+    def context(self, now: datetime, represents_minutes: Optional[float] = None) -> Context:
+        """What assess needs from the configuration, for readings that are not live (saved outputs)."""
+        from .assess import Context
+
+        return Context(now=now, represents_minutes=represents_minutes or self.represents_minutes,
+                       ratings=self.ratings, interval_level=self.interval_level)
+
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
-              "history_window", "represents", "interval_level", "thresholds", "ratings")
+              "history_window", "represents", "interval_level", "record", "thresholds", "ratings")
 INTERVAL_LEVELS = (0.5, 0.8, 0.9)  # forecast.LEVELS (not imported: config stays light)
 
 
@@ -120,7 +132,7 @@ def _merge(config: Config, path: Path) -> Config:
             updates[key] = reader.number(value, key, minimum=0.1)
         elif key == "workers":
             updates[key] = int(reader.number(value, key, minimum=1, integer=True))
-        elif key == "wake":
+        elif key in ("wake", "record"):
             updates[key] = reader.boolean(value, key)
         elif key == "devices":
             updates[key] = tuple(reader.device(item, f"devices[{i}]") for i, item in

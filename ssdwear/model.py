@@ -6,10 +6,11 @@ Units are written into the field names or beside them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Optional
+from typing import Any, Optional
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -240,6 +241,7 @@ class Health:
 @dataclass(frozen=True)
 class DriveReport:
     device: Optional[str]
+    device_type: Optional[str] = None  # smartctl -d type it was read with ('sat+megaraid,0')
     model: Optional[str] = None
     serial: Optional[str] = None
     wwn: Optional[str] = None
@@ -262,6 +264,12 @@ class DriveReport:
     error: Optional[str] = None  # set when the drive could not be read; the other fields are then empty
     source: Optional[str] = None  # file name or device path the reading came from
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
+
+    def to_dict(self) -> dict[str, Any]:
+        """Exactly the drive's entry in `ssdwear report --format json` (see the README)."""
+        from .serialize import drive_dict
+
+        return drive_dict(self)
 
     @property
     def measured_window(self) -> bool:
@@ -303,6 +311,45 @@ class Sample:
     e4h: Optional[int] = None
     available_spare: Optional[int] = None
     media_errors: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class ScanEntry:
+    """One line of `smartctl --scan-open`: a device and its -d type, or one smartctl could not open and why
+    (a RAID controller's volume: "DELL or MegaRaid controller, please try adding '-d megaraid,N'")."""
+
+    name: str
+    type: Optional[str] = None
+    open_error: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class RaidVolume:
+    """A RAID controller's logical volume: not a drive. Its drives are read through the controller."""
+
+    device: str
+    controller: str  # what the volume says it is ('DELL PERC H730P Mini'), or how smartctl named it
+    drives: tuple[str, ...] = ()  # the pass-through drives read in the same run ('/dev/bus/0 sat+megaraid,0')
+
+    @property
+    def note(self) -> str:
+        if self.drives:
+            return (f"RAID volume ({self.controller}); its {len(self.drives)} drive(s) are read through the "
+                    f"controller: {', '.join(self.drives)}")
+        return (f"RAID volume ({self.controller}); smartctl lists no drive behind it: name them in the config "
+                "with their pass-through type (megaraid,N; cciss,N; aacraid,H,L,ID; areca,N/E)")
+
+
+# Device types that reach a drive through a RAID controller (smartctl -d): several drives share one path.
+PASS_THROUGH_TYPE = re.compile(r"(^|\+)(megaraid|cciss|aacraid|areca|3ware|hpt|mpi3mr|sssraid),", re.I)
+
+
+def location(device: str, device_type: Optional[str]) -> str:
+    """Where a drive sits: its device path, plus the -d type when a controller's pass-through shares the path
+    between drives ('/dev/bus/0 sat+megaraid,1')."""
+    if device_type and PASS_THROUGH_TYPE.search(device_type):
+        return f"{device} {device_type}"
+    return device
 
 
 # smartctl exit status bit 3: "SMART status check returned DISK FAILING".

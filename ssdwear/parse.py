@@ -29,13 +29,14 @@ from .model import (
     Attribute,
     DevStat,
     NvmeHealth,
+    ScanEntry,
     ScsiHealth,
     Snapshot,
     passed_given_status,
 )
 from .trust import visible, visible_text
 
-__all__ = ["parse_output", "parse_scan"]
+__all__ = ["parse_output", "parse_scan", "parse_scan_entries"]
 
 # Power-on hours above this are not real (SandForce firmwares print e.g. 970208h+52m+55.300s).
 MAX_SANE_POWER_ON_HOURS = 200_000
@@ -1340,30 +1341,33 @@ def parse_output(data: bytes | str, source: str, device: str | None = None, devi
         ) from exc
 
 
+_SCAN_FAILED_RE = re.compile(r"#\s*(\S+)(?:\s+-d\s+(\S+))?\s+#.*?open failed:\s*(.*)")
 _SCAN_LINE_RE = re.compile(r"(\S+)(?:\s+-d\s+(\S+))?\s*(?:#.*)?")
 _SCAN_NAME_RE = re.compile(r"(?:/\S+|IOService:\S+|[A-Za-z]+[0-9]+\S*)")
 
 
 def parse_scan(data: bytes | str) -> list[tuple[str, str | None]]:
-    """Devices from ``smartctl --scan-open`` text or ``--scan-open --json=c``: [(name, -d type or None)].
+    """The devices smartctl could open, from ``smartctl --scan-open`` text or ``--json=c``: [(name, -d type)]."""
+    return [(e.name, e.type) for e in parse_scan_entries(data) if e.open_error is None]
 
-    Comment lines ('# /dev/sdb -d scsi # ..., open failed') and error lines are skipped; so are JSON entries
-    with an ``open_error``. Raises ParseError for JSON that cannot be read.
-    """
+
+def parse_scan_entries(data: bytes | str) -> list[ScanEntry]:
+    """Every device ``smartctl --scan-open`` (text or ``--json=c``) lists, with the open error of those it could
+    not open (RAID controller volumes say so there). Raises ParseError for JSON that cannot be read."""
     try:
         text = _decode(data)
         stripped = text.lstrip()
-        out: list[tuple[str, Optional[str]]] = []
+        out: list[ScanEntry] = []
         seen: set[tuple[str, Optional[str]]] = set()
 
-        def add(item: tuple[str, Optional[str]]) -> None:
-            if item not in seen:
-                seen.add(item)
-                out.append(item)
+        def add(entry: ScanEntry) -> None:
+            if (entry.name, entry.type) not in seen:
+                seen.add((entry.name, entry.type))
+                out.append(entry)
 
         if stripped.startswith("{"):
             try:
-                obj = json.loads(stripped)
+                obj = _visible_json(json.loads(stripped))
             except (ValueError, RecursionError):
                 raise ParseError(
                     "smartctl --scan-open: truncated or invalid JSON; run 'smartctl --scan-open --json=c' again"
@@ -1373,18 +1377,23 @@ def parse_scan(data: bytes | str) -> list[tuple[str, str | None]]:
             for dev_v in _jlist(obj.get("devices")):
                 dev = _jdict(dev_v)
                 name = _clean_str(dev.get("name"))
-                if name is None or "open_error" in dev:
-                    continue
-                add((name, _clean_str(dev.get("type"))))
+                if name is not None:
+                    error = dev.get("open_error")
+                    add(ScanEntry(name, _clean_str(dev.get("type")),
+                                  None if "open_error" not in dev else str(error or "open failed")))
             return out
         for line in text.splitlines():
             s = line.strip()
+            failed = _SCAN_FAILED_RE.fullmatch(s)
+            if failed is not None:  # '# /dev/sda -d scsi # /dev/sda, SCSI device open failed: REASON'
+                add(ScanEntry(failed.group(1), failed.group(2), failed.group(3).strip()))
+                continue
             if not s or s.startswith("#"):
                 continue
             m = _SCAN_LINE_RE.fullmatch(s)
             if m is None or _SCAN_NAME_RE.fullmatch(m.group(1)) is None:
                 continue
-            add((m.group(1), m.group(2)))
+            add(ScanEntry(m.group(1), m.group(2)))
         return out
     except ParseError:
         raise

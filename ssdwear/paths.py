@@ -13,19 +13,25 @@ SYSTEM_DB = Path("/var/lib/ssdwear/history.db")
 SYSTEM_CONFIG = Path("/etc/ssdwear/config.yaml")
 
 
-def _is_root() -> bool:
-    return hasattr(os, "geteuid") and os.geteuid() == 0
-
-
 def default_db_path() -> Path:
-    """SSDWEAR_DB, else /var/lib/ssdwear/history.db for root, else $XDG_DATA_HOME/ssdwear/history.db."""
-    env = os.environ.get(ENV_DB)
-    if env:
-        return Path(env)
-    if _is_root():
+    """/var/lib/ssdwear/history.db for root, else $XDG_DATA_HOME/ssdwear/history.db."""
+    from .trust import is_root
+
+    if is_root():
         return SYSTEM_DB
     data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(data_home) / "ssdwear" / "history.db"
+
+
+def db_path(explicit: Optional[str], configured: Optional[str], disabled: bool = False, replaying: bool = False
+            ) -> Optional[Path]:
+    """The history database: --db, else SSDWEAR_DB, else the config's `db`, else the default. None when disabled
+    (--no-history), and for replayed runs unless a database is named (recorded drives stay out of this
+    machine's history). The one place SSDWEAR_DB is read."""
+    named = explicit or os.environ.get(ENV_DB)
+    if disabled or (replaying and not named):
+        return None
+    return Path(named or configured or default_db_path())
 
 
 def user_config_path() -> Path:

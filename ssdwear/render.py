@@ -3,108 +3,15 @@
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Sequence
-from dataclasses import asdict
+import os
+import shutil
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Optional
 
-from .model import DriveReport, Projection, Window
+from .model import DriveReport, Projection, RaidVolume, Window, location
 from .units import human_bytes, human_minutes
-
-SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
-
-
-def _num(value: Optional[float], digits: int) -> Optional[float]:
-    if value is None or (isinstance(value, float) and (math.isnan(value) or math.isinf(value))):
-        return None
-    rounded = round(float(value), digits)
-    return int(rounded) if rounded.is_integer() and abs(rounded) < 2**53 and digits == 0 else rounded
-
-
-def window_dict(w: Optional[Window]) -> Optional[dict[str, Any]]:
-    if w is None:
-        return None
-    return {
-        "kind": w.kind,
-        "valid": w.valid,
-        "reason": w.reason,
-        "minutes": _num(w.minutes, 1),
-        "wear_percent": _num(w.wear_percent, 6),
-        "wear_steps": w.wear_steps,
-        "host_reads_percent": _num(w.host_reads_percent, 1),
-        "represents_minutes": _num(w.represents_minutes, 1),
-        "valid_in_minutes": _num(w.valid_in_minutes, 1),
-        "counter": w.counter,
-    }
-
-
-def projection_dict(p: Optional[Projection]) -> Optional[dict[str, Any]]:
-    if p is None:
-        return None
-    return {
-        "method": p.method,
-        "basis": p.basis,
-        "percent_per_year": _num(p.percent_per_year, 4),
-        "percent_per_year_low": _num(p.percent_per_year_low, 4),
-        "percent_per_year_high": _num(p.percent_per_year_high, 4),
-        "years_remaining": _num(p.years_remaining, 2),
-        "years_remaining_low": _num(p.years_remaining_low, 2),
-        "years_remaining_high": _num(p.years_remaining_high, 2),
-        "years_new_drive": _num(p.years_new_drive, 2),
-        "years_new_drive_low": _num(p.years_new_drive_low, 2),
-        "years_new_drive_high": _num(p.years_new_drive_high, 2),
-        "interval_level": p.interval_level,
-        "interval": "calibrated" if p.interval_level is not None else "resolution",
-        "wear_class": p.wear_class,
-        "rates": {name: _num(value, 4) for name, value in p.rates.items()},
-        "trend": None if p.trend is None else {
-            "direction": p.trend.direction,
-            "years_at_recent": _num(p.trend.years_at_recent, 2),
-            "years_at_lifetime": _num(p.trend.years_at_lifetime, 2),
-            "text": p.trend.text,
-        },
-    }
-
-
-def drive_dict(r: DriveReport) -> dict[str, Any]:
-    writes = asdict(r.writes)
-    writes["sources"] = dict(r.writes.sources)
-    return {
-        "device": r.device,
-        "model": r.model,
-        "serial": r.serial,
-        "wwn": r.wwn,
-        "firmware": r.firmware,
-        "interface": r.interface,
-        "kind": r.kind,
-        "capacity_bytes": r.capacity_bytes,
-        "power_on_hours": _num(r.power_on_hours, 2),
-        "used_percent": _num(r.used_percent, 3),
-        "used_at_least": r.used_at_least,
-        "used_source": r.used_source,
-        "used_step": _num(r.used_step, 10),
-        "used_sources": [dict(source=s.source, percent=_num(s.percent, 3), at_least=s.at_least, detail=s.detail)
-                         for s in r.used_sources],
-        "window": window_dict(r.window),
-        "projection": projection_dict(r.projection),
-        "writes": writes,
-        "health": {**asdict(r.health), "failing_attributes": list(r.health.failing_attributes)},
-        "warnings": list(r.warnings),
-        "notes": list(r.notes),
-        "error": r.error,
-        "source": r.source,
-        "readings": r.readings,
-    }
-
-
-def document(reports: Sequence[DriveReport], origin: str, generated_at: str, version: str) -> dict[str, Any]:
-    return {
-        "schema": SCHEMA_VERSION,
-        "ssdwear": version,
-        "generated_at": generated_at,
-        "origin": origin,
-        "drives": [drive_dict(r) for r in reports],
-    }
 
 
 def to_json(doc: dict[str, Any]) -> str:
@@ -165,7 +72,7 @@ def _short(years: Optional[float]) -> str:
 def fmt_used(r: DriveReport) -> str:
     if r.used_percent is None:
         return "-"
-    return f"{'≥' if r.used_at_least else ''}{r.used_percent:g} %"
+    return f"{'≥' if r.used_at_least else ''}{r.used_percent:.4g} %"
 
 
 def fmt_window(w: Optional[Window]) -> str:
@@ -183,41 +90,251 @@ def fmt_window(w: Optional[Window]) -> str:
     return ", ".join(parts)
 
 
-def table(reports: Sequence[DriveReport], title: Optional[str] = None, width: Optional[int] = None) -> Any:
-    """A rich renderable: one row per drive, then each drive's warnings."""
-    from rich.console import Group
+def fmt_rate(p: Optional[Projection]) -> str:
+    if p is None or p.percent_per_year is None:
+        return "-"
+    return f"{p.percent_per_year:.3g}"
+
+
+def fmt_written(r: DriveReport) -> str:
+    per_day = r.writes.host_bytes_per_day
+    return human_bytes(r.writes.host_bytes_written) + (f", +{human_bytes(per_day)}/day" if per_day is not None else "")
+
+
+# ------------------------------------------------------------------------------------------------
+# The report: a table where it fits, else one block per drive; never a truncated identity or figure.
+
+
+def width() -> int:
+    """The terminal's width; without a terminal (cron mail, a pipe) COLUMNS, else 80."""
+    if sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    try:
+        return max(40, int(os.environ.get("COLUMNS") or 80))
+    except ValueError:
+        return 80
+
+
+def tables_wanted() -> bool:
+    """Box-drawn tables for a terminal (or when COLUMNS says how wide); plain blocks for cron mail and pipes,
+    which mail clients show in proportional fonts."""
+    return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich console that prints drive strings literally: no markup ('[/]' in a serial), no emoji codes."""
+    from rich.console import Console
+
+    return Console(width=None if sys.stdout.isatty() else width(), soft_wrap=False, highlight=False,
+                   markup=False, emoji=False, stderr=stderr)
+
+
+def _identity(r: DriveReport) -> str:
+    return " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x) or "?"
+
+
+def _kind(r: DriveReport) -> str:
+    return f"{r.interface}{', ' + r.kind if r.kind != 'unknown' else ''}"
+
+
+def _where(r: DriveReport) -> str:
+    """The device, with its -d type when a controller's pass-through shares the path ('/dev/bus/0 megaraid,0')."""
+    return location(r.device or "?", r.device_type)
+
+
+def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
+    """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window,
+    the notes and the warnings."""
+    out: list[tuple[str, str, str]] = []
+    p = r.projection
+    if p is not None:
+        out.append(("projection", "dim", f"{p.method}, {interval_words(p)}: {p.basis}"))
+    if r.window is not None and r.window.reason:
+        out.append(("window", "", r.window.reason))
+    out += [("note", "dim", note) for note in r.notes if r.window is None or note != r.window.reason]
+    out += [("warning", "yellow", warning) for warning in r.warnings]
+    return out
+
+
+_COLUMNS = (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year", "right"), ("Years left", "right"),
+            ("New drive", "right"), ("Written", "right"))
+
+
+def _cells(r: DriveReport) -> tuple[str, ...]:
+    return (f"{_identity(r)}\n{_where(r)} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
+            years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
+
+
+def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
+    """The table, laid out here so that no word is ever cut: every column at least as wide as its longest word
+    (a serial, a device name, a figure), the widest columns narrowed first, each cell wrapped between words.
+    None when even that does not fit in `columns`."""
+    import textwrap
+
     from rich.table import Table
     from rich.text import Text
 
-    t = Table(title=title, show_lines=False, expand=False)
-    for name, justify in (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year", "right"),
-                          ("Years left", "right"), ("New drive", "right"), ("Written", "right")):
-        t.add_column(name, justify=justify)  # type: ignore[arg-type]
-    lines: list[Any] = []
+    rows = [_cells(r) for r in reports]
+    least = [max([len(word) for word in name.split()] + [len(word) for row in rows for word in row[i].split()])
+             for i, (name, _) in enumerate(_COLUMNS)]
+    widths = [max([len(name)] + [len(line) for row in rows for line in row[i].split("\n")])
+              for i, (name, _) in enumerate(_COLUMNS)]
+    room = columns - (3 * len(_COLUMNS) + 1)  # borders and padding
+    while sum(widths) > room:
+        slack, i = max((w - m, i) for i, (w, m) in enumerate(zip(widths, least)))
+        if slack <= 0:
+            return None
+        widths[i] -= 1
+
+    def wrap(text: str, width: int) -> str:
+        return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) or line
+                         for line in text.split("\n"))
+
+    t = Table(show_lines=False, expand=False)
+    for (name, justify), width in zip(_COLUMNS, widths):
+        t.add_column(wrap(name, width), justify=justify, width=width, no_wrap=True)  # type: ignore[arg-type]
+    for row in rows:
+        t.add_row(*(Text(wrap(cell, width)) for cell, width in zip(row, widths)))
+    return t
+
+
+def _wrapped(label: str, text: str, columns: int, style: str = "") -> list[Any]:
+    """`label` then `text`, wrapped at word boundaries with a hanging indent: nothing is ever cut."""
+    import textwrap
+
+    from rich.text import Text
+
+    lead = f"  {label:<11} " if label else "  "
+    lines = textwrap.wrap(text, width=max(columns, len(lead) + 20), initial_indent=lead,
+                          subsequent_indent=" " * len(lead), break_long_words=False, break_on_hyphens=False)
+    return [Text(line, style=style) for line in lines or [lead]]
+
+
+def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
+    """One block per drive, one figure a line, plain text that wraps (never cuts) at any width: for narrow
+    terminals and for cron mail."""
+    import textwrap
+
+    from rich.text import Text
+
+    out: list[Any] = []
     for r in reports:
-        who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x) or "?"
-        device = r.device or ""
-        if r.error:
-            t.add_row(Text(f"{device}"), Text("ERROR: " + r.error, style="red"), "", "", "", "", "")
-            continue
         p = r.projection
-        rate = "-" if p is None or p.percent_per_year is None else f"{p.percent_per_year:.3g}"
-        t.add_row(Text(f"{who}\n{device} ({r.interface}{', ' + r.kind if r.kind != 'unknown' else ''})"),
-                  fmt_used(r), fmt_window(r.window), rate, years_left(p), years_new(p),
-                  human_bytes(r.writes.host_bytes_written) + (
-                      f"\n+{human_bytes(r.writes.host_bytes_per_day)}/day"
-                      if r.writes.host_bytes_per_day is not None else ""))
-        label = f"{device} {r.serial or ''}".strip()
+        head = textwrap.wrap(f"{_where(r)}  {_identity(r)}  ({_kind(r)})", width=columns, subsequent_indent="  ",
+                             break_long_words=False, break_on_hyphens=False)
+        out += [Text(line, style="bold") for line in head]
+        figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
+        if r.window is not None:
+            figures.append(("window", fmt_window(r.window)))
         if p is not None:
-            lines.append(Text(f"{label}: projection by {p.method} ({interval_words(p)}): {p.basis}", style="dim"))
-        if r.window is not None and r.window.reason:
-            lines.append(Text(f"{label}: window: {r.window.reason}"))
-        for note in r.notes:
-            if r.window is None or note != r.window.reason:
-                lines.append(Text(f"{label}: {note}", style="dim"))
-        for warning in r.warnings:
-            lines.append(Text(f"{label}: warning: {warning}", style="yellow"))
-    return Group(t, *lines)
+            figures += [("rate", f"{fmt_rate(p)} %/year"), ("years left", years_left(p)),
+                        ("new drive", years_new(p))]
+        for label, value in figures:
+            out += _wrapped(label, value, columns)
+        for label, style, text in _drive_lines(r):
+            out += _wrapped(label, text, columns, style)
+        out.append(Text(""))
+    return out
+
+
+def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[RaidVolume] = (),
+                tables: bool = True) -> Any:
+    """The report for people: the table when it fits in `columns`, else one block per drive; the lines about
+    each drive; RAID volumes and the drives that could not be read, each in a section of their own."""
+    from rich.console import Group
+    from rich.text import Text
+
+    readable = [r for r in reports if not r.error]
+    failed = [r for r in reports if r.error]
+    parts: list[Any] = []
+    if readable:
+        table = _table(readable, columns) if tables else None
+        if table is not None:
+            parts.append(table)
+            for r in readable:
+                who = f"{_where(r)} {r.serial or ''}".strip()
+                parts += [Text(f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}", style=style)
+                          for label, style, text in _drive_lines(r)]
+        else:
+            parts += _blocks(readable, columns)
+    if volumes:
+        parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
+        for v in volumes:
+            parts += _wrapped("", f"{v.device}: {v.note}", columns)
+    if failed:
+        parts.append(Text(f"Could not be read ({len(failed)}):", style="bold red"))
+        parts += [Text(f"  {r.device}: {r.error}", style="red") for r in failed]
+    return Group(*parts)
+
+
+def start_view(results: Sequence[Any], columns: int) -> Any:
+    """What start did to each drive, one block each (drive strings printed literally)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[Any] = []
+    for r in results:
+        who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
+        style = "green" if r.status == "reset" else "yellow" if r.status == "refused" else "red"
+        parts.append(Text(f"{r.device}  {who}  {r.status.upper()}", style=style))
+        parts += _wrapped("", r.message, columns)
+    return Group(*parts)
+
+
+def status_view(rows: Sequence[Any], columns: int) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[Any] = []
+    for row in rows:
+        who = " ".join(x for x in (row.model, row.serial and f"[{row.serial}]") if x)
+        if row.error:
+            parts.append(Text(f"{row.device}  could not be read", style="red"))
+            parts += _wrapped("", row.error, columns, "red")
+            continue
+        window = "-" if not row.timed else "65535 (reset)" if not row.counting else human_minutes(row.e4h_minutes)
+        since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
+        valid = {True: "valid", False: "not valid yet", None: "-"}[row.valid]
+        parts.append(Text(f"{row.device}  {who}"))
+        parts += _wrapped("E4h window", f"{window}, {valid}", columns)
+        parts += _wrapped("our reset", since if row.reset_at is None else
+                          f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
+        if row.reason:
+            parts += _wrapped("note", row.reason, columns, "dim")
+    return Group(*parts)
+
+
+def verdict_text(verdict: Any, drive: DriveReport) -> str:
+    who = " ".join(x for x in (drive.model, drive.serial and f"[{drive.serial}]", drive.device) if x)
+    lines = [f"{verdict.level.upper()}: {who}"]
+    lines += [f"  - {reason}" for reason in verdict.reasons]
+    lines += [f"  ok: {fact}" for fact in verdict.facts]
+    return "\n".join(lines)
+
+
+class _Progress:
+    """The measure command's progress bar on stderr (or nothing)."""
+
+    def __init__(self, enabled: bool) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                            TextColumn("{task.fields[state]}", markup=False), TimeElapsedColumn(),
+                            console=console(stderr=True), disable=not enabled, transient=False)
+        self.tasks: dict[str, Any] = {}
+
+    def show(self, poll: Any, duration: float) -> None:
+        for device, state in poll.states:
+            if device not in self.tasks:
+                self.tasks[device] = self.bar.add_task(device, total=duration, state=state)
+            self.bar.update(self.tasks[device], completed=min(poll.elapsed_minutes, duration), state=state)
+
+
+@contextmanager
+def progress(enabled: bool) -> Iterator[_Progress]:
+    shown = _Progress(enabled)
+    with shown.bar:
+        yield shown
 
 
 # ------------------------------------------------------------------------------------------------
@@ -253,7 +370,10 @@ def samples_csv(series: Sequence[Any]) -> str:
 
 def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: int = 60, height: int = 8,
                     fmt: str = "{:.4g}") -> list[str]:
-    """A plain-text chart: time on x (oldest left), value on y, one column per time bucket."""
+    """A plain-text chart: time on x (oldest left), value on y, one column per time bucket.
+
+    Every sample is drawn, the lowest as one row; a flat series is one row across; labels give the range.
+    """
     if not points:
         return [f"{title}: no data"]
     t0, t1 = points[0][0], points[-1][0]
@@ -263,12 +383,15 @@ def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: in
         columns[i] = v
     values = [v for v in columns if v is not None]
     lo, hi = min(values), max(values)
-    if hi == lo:
-        hi = lo + 1
+    span = hi - lo
+
+    def bar(v: float) -> int:  # rows drawn for a value: 1 for the lowest, `height` for the highest
+        return 1 if span == 0 else 1 + round((v - lo) / span * (height - 1))
+
+    heights = [None if v is None else bar(v) for v in columns]
     rows = []
     for level in range(height, 0, -1):
-        threshold = lo + (hi - lo) * (level - 0.5) / height
-        cells = "".join(" " if v is None else ("█" if v >= threshold else " ") for v in columns)
+        cells = "".join(" " if h is None else ("█" if h >= level else " ") for h in heights)
         label = fmt.format(hi) if level == height else fmt.format(lo) if level == 1 else ""
         rows.append(f"{label:>10} │{cells}")
     rows.append(f"{'':>10} └{'─' * width}")
@@ -280,7 +403,8 @@ def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
         return f"{drive['model']} [{drive['serial']}]: no samples in this period"
     first, last = series[0].at, series[-1].at
     stamp = [(s.at.timestamp(), s) for s in series]
-    lines = [f"{drive['model']} [{drive['serial'] or drive['wwn']}]: {len(series)} samples from "
+    lines = [f"{drive['model']} [{drive['serial'] or drive['wwn']}]: {len(series)} "
+             f"sample{'s' if len(series) != 1 else ''} from "
              f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
     used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]
     lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %")

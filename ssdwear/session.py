@@ -18,7 +18,16 @@ from . import history as history_mod
 from . import smart, vendors
 from .config import Config, DeviceSpec
 from .errors import DriveError, SsdwearError, StoreError, UsageError
-from .model import DriveReport, Sample, Snapshot, drive_key
+from .model import (
+    PASS_THROUGH_TYPE,
+    DriveReport,
+    RaidVolume,
+    ResetRecord,
+    Sample,
+    Snapshot,
+    drive_key,
+    location,
+)
 
 if TYPE_CHECKING:
     from .store import Store
@@ -40,10 +49,13 @@ class Session:
     origin: str = "live"
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     _runner: Optional[smart.Runner] = None
-    _store: Optional[Store] = None  # opened on first use: sqlite3 is not imported by runs without history
-    _store_failed: bool = False
-    _store_error: Optional[StoreError] = None
+    _store: Optional[Store] = None
+    _store_writes: bool = False  # the open store may be written (created, upgraded)
+    _read_failed: bool = False
     assessed_at: Optional[datetime] = None  # the clock reading the last reports were made at
+    _assessed: list[tuple[Snapshot, DriveReport]] = field(default_factory=list)
+    _read_targets: list[tuple[str, Optional[str]]] = field(default_factory=list)
+    _volumes: list[tuple[str, str]] = field(default_factory=list)  # (device, controller) of RAID volumes met
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -53,24 +65,46 @@ class Session:
             self._runner = self.runner_factory()
         return self._runner
 
-    def store(self, required: bool = False) -> Optional[Store]:
-        """The history store, opened on first use. Optional uses degrade to a warning when it fails."""
-        if self._store is None and self.db_path is not None and not self._store_failed:
-            from .store import Store
+    def store(self, write: bool = False) -> Optional[Store]:
+        """The history store, opened on first use (sqlite3 is not imported by runs without history).
 
-            try:
-                self._store = Store.open(self.db_path)
-            except StoreError as exc:
-                self._store_failed = True
-                self._store_error = exc
-                if required:
-                    raise
+        For reading it is never created or changed: no database means no history, and one that cannot be read
+        is a warning. For writing it is created and upgraded, and any failure is an error.
+        """
+        if self.db_path is None:
+            if write:
+                raise StoreError("no history database is configured")
+            return None
+        if self._store is not None and (self._store_writes or not write):
+            return self._store
+        if not write and self._read_failed:
+            return None
+        from .store import MissingStore, Store
+
+        try:
+            store = Store.open(self.db_path, create=write, write=write)
+        except StoreError as exc:
+            if write:
+                raise
+            self._read_failed = True
+            if not isinstance(exc, MissingStore):
                 self.warn(f"history not used: {exc}")
-        if required and self._store is None and self._store_error is not None:
-            raise self._store_error
-        if required and self._store is None:
-            raise StoreError("no history database configured: pass --db FILE")
-        return self._store
+            return None
+        if self._store is not None:
+            self._store.close()
+        self._store, self._store_writes = store, write
+        return store
+
+    def last_reset(self, key: str) -> Optional[ResetRecord]:
+        """ssdwear's own last reset of this drive's timer, from the history (None without one)."""
+        store = self.store()
+        if store is None:
+            return None
+        try:
+            return store.last_reset(key)
+        except StoreError as exc:
+            self.warn(f"history not used: {exc}")
+            return None
 
     def close(self) -> None:
         if self._store is not None:
@@ -96,17 +130,32 @@ class Session:
         if self.config.devices:
             return [(d.device, d.type) for d in self.config.devices]  # checked when the config was read
         found = []
-        for name, dtype in smart.scan(self.runner):
+        for entry in smart.scan(self.runner):
+            name, dtype = entry.name, entry.type
             problem = device_problem(name) or (device_problem(dtype) if dtype is not None else None)
             if problem is not None:
                 self.warn(f"smartctl --scan-open listed {visible(name)!r} (-d {visible(dtype or '-')}); skipped: "
                           f"{problem}")
-                continue
-            found.append((name, dtype))
+            elif entry.open_error is not None:
+                if any(hint in entry.open_error.lower() for hint in smart.RAID_HINTS):
+                    self._volumes.append((name, f"smartctl: {entry.open_error}"))
+            else:
+                found.append((name, dtype))
         return found
 
     def read(self, devices: Sequence[tuple[str, Optional[str]]]) -> list[smart.Outcome]:
+        self._read_targets = list(devices)
         return smart.read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake)
+
+    @property
+    def raid_volumes(self) -> list[RaidVolume]:
+        """The RAID controllers' volumes met in this run (not drives: notes), with the pass-through drives read."""
+        drives = tuple(location(name, dtype) for name, dtype in self._read_targets
+                       if dtype and PASS_THROUGH_TYPE.search(dtype))
+        seen: dict[str, RaidVolume] = {}
+        for device, controller in self._volumes:
+            seen.setdefault(device, RaidVolume(device, controller, drives))
+        return list(seen.values())
 
     # -- turning readings into reports ---------------------------------------------------------
 
@@ -120,37 +169,47 @@ class Session:
                     reset = store.last_reset(key)
                     look = store.last_look(key)
                 if snap.device:
-                    previous = store.serial_at(snap.device)
+                    previous = store.serial_at(location(snap.device, snap.device_type))
             except StoreError as exc:
                 self.warn(f"history not used: {exc}")
         return assess_mod.Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
                                   reset=reset, last_look=look, previous_serial=previous,
                                   interval_level=self.config.interval_level)
 
-    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = True) -> list[DriveReport]:
-        """Reports for every outcome (failed drives included), and one stored sample per drive read.
+    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = False) -> list[DriveReport]:
+        """Reports for every outcome (failed drives included; RAID volumes go to raid_volumes instead), and with
+        `remember` one stored sample per drive read.
 
         A drive whose assessment fails on a bug becomes that drive's error; the other drives are still reported.
         """
         now = self.assessed_at = self.clock()
         reports = []
+        self._assessed = []
         for outcome in outcomes:
             if isinstance(outcome, DriveError):
-                reports.append(assess_mod.failed(outcome.device, outcome.message))
+                if outcome.kind == "raid-volume":
+                    self._volumes.append((outcome.device, outcome.message))
+                else:
+                    reports.append(assess_mod.failed(outcome.device, outcome.message))
+                continue
+            controller = vendors.raid_volume(outcome)
+            if controller is not None:
+                self._volumes.append((outcome.device or outcome.source, controller))
                 continue
             try:
                 report = assess_mod.assess(outcome, self.context(outcome, now))
-                reports.append(self.with_history(outcome, report, now))
+                report = self.with_history(outcome, report, now)
+                self._assessed.append((outcome, report))
             except Exception as exc:
                 if os.environ.get("SSDWEAR_DEBUG"):
                     raise
                 device = outcome.device or outcome.source
-                reports.append(assess_mod.failed(device, f"internal error assessing this drive ({type(exc).__name__}: "
-                                                         f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please "
-                                                         "report it"))
+                report = assess_mod.failed(device, f"internal error assessing this drive ({type(exc).__name__}: "
+                                                   f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please report it")
+            reports.append(report)
         if remember:
             try:
-                self.remember(outcomes, reports)
+                self.remember()
             except StoreError as exc:
                 self.warn(f"samples not stored: {exc}")
         return reports
@@ -183,23 +242,20 @@ class Session:
         return assess_mod.with_projection(report, result.window, result.projection, result.readings, result.notes,
                                           trend)
 
-    def remember(self, outcomes: Sequence[smart.Outcome], reports: Sequence[DriveReport]) -> list[tuple[str, str]]:
-        """One sample per drive read, all in one transaction, stamped with the time of the assessment.
+    def remember(self) -> list[tuple[str, str]]:
+        """One sample per drive of the last assessment, all in one transaction, stamped with its time.
 
         Returns (device, why) for each drive whose sample was not stored; raises StoreError when the database
         itself cannot be used (then nothing was stored).
         """
-        store = self.store(required=True)
+        store = self.store(write=True)
         assert store is not None
         now = self.assessed_at or self.clock()
         rows = []
         skipped: list[tuple[str, str]] = []
         by_key: dict[str, str] = {}
-        for outcome, report in zip(outcomes, reports):
-            if isinstance(outcome, DriveError) or report.error:
-                continue
-            snap = outcome
-            device = snap.device or snap.source
+        for snap, report in self._assessed:
+            device = location(snap.device or snap.source, snap.device_type)
             key = drive_key(snap.model, snap.serial, snap.wwn)
             if key is None:
                 skipped.append((device, "drive has no serial number or WWN; no sample stored"))
@@ -221,7 +277,7 @@ class Session:
         """
         results = []
         outcomes = self.read(devices)
-        store = self.store(required=True)
+        store = self.store(write=True)
         assert store is not None
         for (device, dtype), outcome in zip(devices, outcomes):
             if isinstance(outcome, DriveError):
@@ -245,7 +301,8 @@ class Session:
         baseline = assess_mod.assess(snap, self.context(snap, self.clock()))
         try:
             store.add_sample(key, snap.model, snap.serial, snap.wwn, snap.interface,
-                             sample_of(snap, baseline, self.clock() - timedelta(milliseconds=1)), device)
+                             sample_of(snap, baseline, self.clock() - timedelta(milliseconds=1)),
+                             location(device, dtype))
         except StoreError as exc:
             return result("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})")
         try:
@@ -263,10 +320,10 @@ class Session:
             return result("rejected" if exc.kind == "rejected" else "failed", exc.message)
         at = self.clock()
         sent = f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}"
-        from .render import drive_dict
+        from .serialize import drive_dict
 
         try:
-            store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at, device,
+            store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at, location(device, dtype),
                                snap.power_on_hours, drive_dict(baseline))
         except StoreError as exc:
             return result("unrecorded", f"{sent}, but the reset could not be recorded ({exc}): status and report "

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Protocol, Union
 
 from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
-from .model import Snapshot, passed_given_status
-from .parse import parse_output, parse_scan
+from .model import ScanEntry, Snapshot, passed_given_status
+from .parse import parse_output, parse_scan_entries
 
 DEFAULT_TIMEOUT_S = 60.0
 # Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its
@@ -232,15 +232,34 @@ def _said(result: CallResult) -> str:
     return visible("; ".join(dict.fromkeys(messages))[:300])
 
 
+# What smartctl says when a name is a RAID controller's volume (os_linux.cpp; fixtures/raid/README.md).
+RAID_HINTS = ("megaraid controller", "requires option '-d cciss", "please try adding '-d megaraid")
+
+
+def _raid_hint(device: str, said: str) -> Optional[DriveError]:
+    if any(hint in said.lower() for hint in RAID_HINTS):
+        return DriveError(device, f"RAID controller volume ({said})", kind="raid-volume")
+    return None
+
+
 def _open_failure(device: str, result: CallResult) -> DriveError:
     said = _said(result)
     lower = said.lower()
+    volume = _raid_hint(device, said)
+    if volume is not None:
+        return volume
     if "standby" in lower or "sleep mode" in lower or "idle mode" in lower or "low-power" in lower:
         return DriveError(device, "drive is in standby and was not woken (smartctl -n standby); "
                                   "use --wake to spin it up and read it anyway", kind="standby")
     if "permission denied" in lower or "operation not permitted" in lower:
-        return DriveError(device, "permission denied opening the device: run ssdwear as root "
-                                  "(or a user allowed to open it)", kind="permission")
+        from .trust import is_root
+
+        if is_root():
+            return DriveError(device, "permission denied although ssdwear runs as root: the device refused to be "
+                                      "opened (a disk of a VM, a container without device access, or a USB "
+                                      "bridge that needs -d sat?)", kind="permission")
+        return DriveError(device, "permission denied opening the device: it takes root (or a user allowed to "
+                                  "open it)", kind="permission")
     if "no such device" in lower or "no such file" in lower or "does not exist" in lower:
         return DriveError(device, "no such device (it vanished, or the name is wrong; see ssdwear scan)",
                           kind="missing")
@@ -249,6 +268,9 @@ def _open_failure(device: str, result: CallResult) -> DriveError:
 
 def _command_line_failure(device: str, result: CallResult) -> DriveError:
     said = _said(result)
+    volume = _raid_hint(device, said)
+    if volume is not None:
+        return volume
     if "unable to detect device type" in said.lower():
         return DriveError(device, f"smartctl cannot tell what kind of device this is ({said}): check the name "
                                   "(ssdwear scan lists the drives) or give its type with -d", kind="missing")
@@ -289,13 +311,13 @@ def _read(runner: Runner, device: str, device_type: Optional[str], make_args: Ca
                    parse_notes=snap.parse_notes + tuple(notes))
 
 
-def scan(runner: Runner) -> list[tuple[str, Optional[str]]]:
-    """The drives smartctl can open, as (device name, -d type)."""
+def scan(runner: Runner) -> list[ScanEntry]:
+    """Every device `smartctl --scan-open` lists, with the open error of those it could not open."""
     result = runner.run(SCAN_ARGS)
     if result.status & BIT_CMDLINE:
         result = runner.run(SCAN_ARGS_TEXT)  # smartctl < 7.0 has no --json
     try:
-        return parse_scan(result.stdout)
+        return parse_scan_entries(result.stdout)
     except ParseError:
         return []
 

@@ -1,51 +1,67 @@
-"""`ssdwear status`: the timed-workload window of each drive so far."""
+"""`ssdwear status`: the timed-workload window of each drive so far, as data (the CLI renders it)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable, Optional
 
-from . import smart, vendors
+from . import vendors
 from .assess import VALID_AFTER_MINUTES
 from .errors import DriveError
-from .model import TIMER_SENTINELS, drive_key
-from .units import human_minutes
+from .model import TIMER_SENTINELS, ResetRecord, Snapshot, drive_key
+from .smart import Outcome
 
 
-def status_rows(session: Any, outcomes: Sequence[smart.Outcome]) -> list[dict[str, Any]]:
-    now = session.clock()
-    store = session.store()
-    rows: list[dict[str, Any]] = []
+@dataclass(frozen=True)
+class StatusRow:
+    device: str
+    model: Optional[str] = None
+    serial: Optional[str] = None
+    timed: bool = False  # the drive carries Intel's timed-workload attributes
+    counting: bool = False  # E4h has left 65535 and counts minutes
+    e4h_minutes: Optional[int] = None
+    reset_at: Optional[datetime] = None  # ssdwear's own last reset of this drive
+    since_reset_minutes: Optional[float] = None
+    valid: Optional[bool] = None  # None: no timed workload on this drive
+    reason: Optional[str] = None
+    error: Optional[str] = None  # the drive could not be read
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"device": self.device, "model": self.model, "serial": self.serial, "timed_workload": self.timed,
+                "counting": self.counting, "e4h_minutes": self.e4h_minutes,
+                "reset_at": self.reset_at.isoformat(timespec="seconds") if self.reset_at else None,
+                "since_reset_minutes": None if self.since_reset_minutes is None else round(self.since_reset_minutes, 1),
+                "valid": self.valid, "reason": self.reason, "error": self.error}
+
+
+def status_row(snap: Snapshot, reset: Optional[ResetRecord], now: datetime) -> StatusRow:
+    """Where this drive's timed window stands: counting or not, minutes so far, valid yet."""
+    since = (now - reset.at).total_seconds() / 60 if reset is not None else None
+    common = dict(device=snap.device or snap.source, model=snap.model, serial=snap.serial,
+                  reset_at=reset.at if reset else None, since_reset_minutes=since)
+    if not vendors.has_timed_workload(snap):
+        return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)")  # type: ignore[arg-type]
+    e4 = vendors.timed_raw(snap, 228)
+    unrecorded = "" if reset is not None else "; no reset by ssdwear recorded"
+    if e4 is None or e4 in TIMER_SENTINELS:
+        return StatusRow(**common, timed=True, valid=False,  # type: ignore[arg-type]
+                         reason=f"timer reset: E4h reads 65535 until {VALID_AFTER_MINUTES} power-on minutes have "
+                                f"passed{unrecorded}")
+    valid = e4 >= VALID_AFTER_MINUTES
+    reason = "" if valid else f"{VALID_AFTER_MINUTES - e4} more power-on minutes needed"
+    return StatusRow(**common, timed=True, counting=True, e4h_minutes=e4, valid=valid,  # type: ignore[arg-type]
+                     reason=(reason + unrecorded).lstrip("; ") or None)
+
+
+def status_rows(outcomes: Sequence[Outcome], last_reset: Callable[[str], Optional[ResetRecord]], now: datetime
+                ) -> list[StatusRow]:
+    rows = []
     for outcome in outcomes:
         if isinstance(outcome, DriveError):
-            rows.append(dict(device=outcome.device, model=None, serial=None, e4h_minutes=None, reset_at=None,
-                             since_reset_minutes=None, valid=None, reason=f"read failed: {outcome.message}",
-                             window_text="-", since_reset_text="-"))
+            rows.append(StatusRow(device=outcome.device, error=outcome.message))
             continue
-        snap = outcome
-        key = drive_key(snap.model, snap.serial, snap.wwn)
-        reset = store.last_reset(key) if store is not None and key is not None else None
-        since: Optional[float] = (now - reset.at).total_seconds() / 60 if reset is not None else None
-        e4: Optional[int] = None
-        valid: Optional[bool] = None
-        if vendors.has_timed_workload(snap):
-            e4 = vendors.timed_raw(snap, 228)
-            if e4 is None or e4 in TIMER_SENTINELS:
-                valid = False
-                reason = (f"timer reset: E4h reads 65535 until {VALID_AFTER_MINUTES} power-on minutes have "
-                          "passed")
-                window_text = "65535 (reset)"
-            else:
-                valid = e4 >= VALID_AFTER_MINUTES
-                reason = "" if valid else f"{VALID_AFTER_MINUTES - e4} more power-on minutes needed"
-                window_text = human_minutes(e4)
-        else:
-            reason = "no timed-workload attributes (not an Intel SSD with 226-228)"
-            window_text = "-"
-        if reset is None and valid is not None:
-            reason = (reason + "; " if reason else "") + "no reset by ssdwear recorded"
-        rows.append(dict(device=snap.device or snap.source, model=snap.model, serial=snap.serial, e4h_minutes=e4,
-                         reset_at=reset.at.isoformat(timespec="seconds") if reset else None,
-                         since_reset_minutes=round(since, 1) if since is not None else None, valid=valid,
-                         reason=reason or None, window_text=window_text, since_reset_text=human_minutes(since)))
+        key = drive_key(outcome.model, outcome.serial, outcome.wwn)
+        rows.append(status_row(outcome, last_reset(key) if key is not None else None, now))
     return rows

@@ -37,6 +37,10 @@ MAX_SAME_TIME_RETRIES = 1000
 _SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
+class MissingStore(StoreError):
+    "There is no history database yet (read-only commands then go on without history)."
+
+
 class SampleRejected(Exception):
     "One drive's sample could not be stored (its values do not fit); the other drives' samples are kept."
 
@@ -52,10 +56,10 @@ def store_error(path: Path, exc: BaseException, doing: str) -> StoreError:
                           "recovered file into place, or move the damaged file aside (ssdwear then starts a new one)")
     if "full" in lower:
         return StoreError(f"cannot write to {path} ({text}) while {doing}: free some space on its file system "
-                          "or pass --db with a file elsewhere")
+                          "or use a file elsewhere")
     if "readonly" in lower or "read-only" in lower:
-        return StoreError(f"cannot write to {path} ({text}): the file or its directory is read-only; pass --db "
-                          "with a writable file")
+        return StoreError(f"cannot write to {path} ({text}): the file or its directory is read-only; use a "
+                          "writable file")
     return StoreError(f"history database {path}: {text} while {doing}")
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -137,26 +141,29 @@ class Store:
     # -- opening -------------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path, create: bool = True) -> Store:
+    def open(cls, path: Path, create: bool = True, write: bool = True) -> Store:
+        """Open (and with `create`, create) the database. Without `write` nothing is written to the file: no
+        migration and no journal switch, so a read-only command never changes a database."""
         path = Path(path)
         before = _lstat(path)
         if before is None:
             if not create:
-                raise StoreError(f"no history database at {path}: run 'ssdwear sample' first, or pass --db")
+                raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it)")
             before = _create(path)
         else:
             _check_existing(path, before)
         from .trust import UntrustedFile, check_trusted
 
         try:
-            check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or pass --db")
+            check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or use "
+                                                    "another file")
         except UntrustedFile as exc:
             raise StoreError(str(exc)) from None
         for suffix in _SIDE_FILES:
             side = _lstat(Path(f"{path}{suffix}"))
             if side is not None and stat.S_ISLNK(side.st_mode):
                 raise StoreError(f"{path}{suffix} is a symbolic link; ssdwear does not follow links beside its "
-                                 "database: remove it, or pass --db with another file")
+                                 "database: remove it, or use another file")
         try:
             db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
@@ -169,7 +176,7 @@ class Store:
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             store = cls(db, path)
-            store._prepare_waiting()
+            store._prepare_waiting(write)
         except StoreError:
             db.close()
             raise
@@ -181,7 +188,7 @@ class Store:
             raise StoreError(f"cannot open history database {path}: {exc}") from None
         return store
 
-    def _prepare_waiting(self) -> None:
+    def _prepare_waiting(self, write: bool = True) -> None:
         """_prepare, waiting out another process that is creating or migrating the same file.
 
         Switching the journal to WAL takes an exclusive lock and SQLite may report "database is locked"
@@ -190,7 +197,7 @@ class Store:
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
         while True:
             try:
-                self._prepare()
+                self._prepare(write)
                 return
             except sqlite3.OperationalError as exc:
                 text = str(exc).lower()
@@ -198,17 +205,21 @@ class Store:
                     raise
                 time.sleep(0.05)
 
-    def _prepare(self) -> None:
+    def _prepare(self, write: bool = True) -> None:
         db = self.db
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables and "ssdwear_migrations" not in tables):
             raise StoreError(f"{self.path} is an SQLite database of another program, not ssdwear history; "
-                             "it was left untouched: pass --db with another file")
+                             "it was left untouched: use another file")
+        db.execute("PRAGMA foreign_keys = ON")
+        if not write:
+            if not self._up_to_date():
+                raise StoreError(f"{self.path} is not yet in this ssdwear's format; `ssdwear sample` upgrades it")
+            return
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
-        db.execute("PRAGMA foreign_keys = ON")
         self._migrate()
 
     def _migrate(self) -> None:
@@ -440,7 +451,7 @@ def _create(path: Path) -> os.stat_result:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise StoreError(f"cannot create {path.parent}: {exc.strerror}; pass --db or set SSDWEAR_DB") from None
+        raise StoreError(f"cannot create {path.parent}: {exc.strerror}") from None
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     try:
         fd = os.open(path, flags, DB_MODE)
@@ -451,8 +462,7 @@ def _create(path: Path) -> os.stat_result:
         _check_existing(path, st)
         return st
     except OSError as exc:
-        raise StoreError(f"cannot create history database {path}: {exc.strerror}; pass --db or set SSDWEAR_DB") \
-            from None
+        raise StoreError(f"cannot create history database {path}: {exc.strerror}") from None
     try:
         return os.fstat(fd)
     finally:
@@ -462,12 +472,11 @@ def _create(path: Path) -> os.stat_result:
 def _check_existing(path: Path, st: os.stat_result) -> None:
     if stat.S_ISLNK(st.st_mode):
         raise StoreError(f"history database {path} is a symbolic link; ssdwear does not follow links for its "
-                         "database (a planted link could make it overwrite another file): pass --db with the real "
-                         "file")
+                         "database (a planted link could make it overwrite another file): name the real file")
     if stat.S_ISDIR(st.st_mode):
-        raise StoreError(f"history database {path} is a directory: pass --db FILE")
+        raise StoreError(f"history database {path} is a directory, not a file")
     if not stat.S_ISREG(st.st_mode):
-        raise StoreError(f"history database {path} is not a regular file: pass --db FILE")
+        raise StoreError(f"history database {path} is not a regular file")
     _check_header(path)
 
 
@@ -482,4 +491,4 @@ def _check_header(path: Path) -> None:
         return  # an empty file (touch) is a fresh database
     if not header.startswith(b"SQLite format 3\x00"):
         raise StoreError(f"{path} is not an SQLite database (corrupt, or another kind of file); it was left "
-                         "untouched: move it away or pass --db with another file")
+                         "untouched: move it away or use another file")

@@ -75,6 +75,22 @@ _TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
 _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
 
 
+# RAID controllers' logical volumes, by the INQUIRY vendor and product smartctl prints for them (real outputs,
+# fixtures/raid/README.md): MegaRAID and Dell PERC, Broadcom/LSI/IBM/Supermicro MegaRAID OEMs, LSI IR volumes,
+# HPE Smart Array, Adaptec, Areca, Dell BOSS.
+_RAID_VOLUME = re.compile(
+    r"^(DELL\s+PERC|PERC\s|MegaRAID|(AVAGO|LSI|Broadcom)\s+(MR\d|SMC\d|MegaRAID)|LSI\s+Logical Volume|"
+    r"IBM\s+ServeRAID|Lenovo\s+RAID|HPE?\s+LOGICAL VOLUME|Adaptec\s+(RAID|LOGICAL VOLUME)|Areca\s+\S*-VOL#|"
+    r"(ATA\s+)?DELLBOSS VD)", re.I)
+
+
+def raid_volume(snap: Snapshot) -> Optional[str]:
+    """The controller's name when this 'drive' is a RAID controller's logical volume, else None."""
+    if snap.interface in ("scsi", "unknown") and snap.model and _RAID_VOLUME.match(snap.model.strip()):
+        return snap.model.strip()
+    return None
+
+
 def is_intel_ssd(snap: Snapshot) -> bool:
     """Intel (or Solidigm, Intel's successor) solid-state drive, by drive family or whole model number.
 

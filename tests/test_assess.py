@@ -68,7 +68,11 @@ def test_never_reset_timer_is_the_whole_life_and_a_lifetime_source() -> None:
     r = assess(intel(80619, 31, 4164380, poh=69412, mwi=22, model="INTEL SSDSC2BB240G4"), Context())
     assert r.window.valid and "never reset" in r.window.reason
     assert any(s.source == "intel_e2h_since_manufacture" for s in r.used_sources)
-    assert r.used_source == "intel_233_media_wearout" and r.used_percent == 78.8  # (100 - 22) / 0.99 ≈ E2h 78.7 %
+    # Attribute 233 says (100 - 22) / 0.99 = 78.8 %; E2h, counting 1/1024 % since manufacture, says the same
+    # within 233's step, and sharper: it becomes the lifetime wear, and the projection is the lifetime forecast.
+    assert r.used_source == "intel_e2h_since_manufacture" and r.used_percent == pytest.approx(80619 / 1024)
+    assert any("sharpened by E2h" in n for n in r.notes)
+    assert r.projection.method == "lifetime-average" and r.projection.interval_level == 0.8
     assert not any("disagree" in w for w in r.warnings)
 
 

@@ -42,7 +42,7 @@ run report2 $S report --format json
 run table $S report
 run history $S history NVME0001 --format json
 run start_refused $S start /dev/sdb
-run start_forced $S start /dev/sdb --force
+run start_forced $S start /dev/sdb --force --format json
 run retire $S retire-check /dev/nvme1 --format json
 run check $S check
 """
@@ -102,10 +102,10 @@ def test_samples_record_exactly_the_bytes_written(vm: Path) -> None:
         rc, stdout, stderr = out(vm, name)
         assert rc == 0 and stdout == "", stderr  # quiet on success
     samples = json.loads(out(vm, "history")[1])["samples"]
-    assert len(samples) == 5  # report1, sample1, sample2, report2, table: every live read is remembered
+    assert len(samples) == 2  # sample1, sample2: report only reads the history
     before = json.loads(out(vm, "smart_before")[1])["nvme_smart_health_information_log"]
     after = json.loads(out(vm, "smart_after")[1])["nvme_smart_health_information_log"]
-    first, second = samples[1]["host_bytes_written"], samples[2]["host_bytes_written"]  # sample1, sample2
+    first, second = samples[0]["host_bytes_written"], samples[1]["host_bytes_written"]  # sample1, sample2
     assert first == before["data_units_written"] * NVME_UNIT
     grown = second - first
     assert grown == (after["data_units_written"] - before["data_units_written"]) * NVME_UNIT
@@ -124,10 +124,14 @@ def test_report_shows_a_write_rate(vm: Path) -> None:
 
 @pytest.mark.qemu
 def test_the_vendor_command_guard_and_the_drives_rejection(vm: Path) -> None:
-    rc, _, stderr = out(vm, "start_refused")
-    assert rc == 4 and "/dev/sdb" in stderr and "does not report the timed-workload attributes" in stderr
-    rc, _, stderr = out(vm, "start_forced")
-    assert rc == 5 and "rejected the timer reset" in stderr and "aborted command" in stderr
+    rc, stdout, stderr = out(vm, "start_refused")
+    assert rc == 4 and stdout.startswith("/dev/sdb  INTEL SSDSC2BA200G3 [AHCI0002]  REFUSED") and stderr == ""
+    assert "does not report the timed-workload attributes" in " ".join(stdout.split())
+    rc, stdout, stderr = out(vm, "start_forced")
+    (entry,) = json.loads(stdout)["results"]
+    assert rc == 5 and entry["status"] == "rejected" and entry["serial"] == "AHCI0002"
+    assert "rejected the timer reset" in entry["message"] and "aborted command" in entry["message"]
+    assert stderr.count("/dev/sdb") == 1
 
 
 @pytest.mark.qemu

@@ -1,0 +1,54 @@
+"""The README's install path on Debian's own Python: a venv under PREFIX, the command linked into BINDIR.
+
+Runs the README's first command itself (its install steps pointed at a temporary prefix), with Debian's
+/usr/bin/python3, which refuses `pip install` into the system (PEP 668). Needs the package index (pip).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT
+from tools import require
+
+
+def readme_first_command() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The two commands", 1)[1]
+    return re.search(r"```\n\s*(sh contrib/install-deps\.sh.*?)\n\s*```", section, re.S).group(1).strip()
+
+
+def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_path: Path) -> None:
+    python = require("/usr/bin/python3")
+    command = readme_first_command()
+    assert command.startswith("sh contrib/install-deps.sh && sh contrib/install.sh && ssdwear ")
+    prefix, bindir = tmp_path / "opt" / "ssdwear", tmp_path / "bin"
+    env = {**os.environ, "PREFIX": str(prefix), "BINDIR": str(bindir), "PYTHON": python,
+           "BASH_COMPLETION_DIR": str(tmp_path / "bash"), "ZSH_COMPLETION_DIR": str(tmp_path / "zsh"),
+           "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "PATH": f"{bindir}:{os.environ['PATH']}",
+           "SSDWEAR_DB": str(tmp_path / "history.db")}
+    env.pop("VIRTUAL_ENV", None)
+    proc = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "reporting the recorded smartctl outputs in fixtures/intel instead" in proc.stderr
+    assert "INTEL SSDSA2BZ200G3" in proc.stdout and "18.7 (17.5-20.0)" in proc.stdout
+    # the command is the venv's, and that venv runs on Debian's interpreter
+    assert (bindir / "ssdwear").resolve() == (prefix / "bin" / "ssdwear").resolve()
+    cfg = (prefix / "pyvenv.cfg").read_text()
+    assert str(Path(python).resolve().parent) in cfg
+    for path in (tmp_path / "bash" / "ssdwear", tmp_path / "zsh" / "_ssdwear", tmp_path / "fish" / "ssdwear.fish"):
+        assert path.read_text() == (ROOT / "completions" / {"ssdwear": "ssdwear.bash"}.get(path.name, path.name)) \
+            .read_text()
+    # the units run what the install produces
+    for unit in ("contrib/cron.d-ssdwear", "contrib/systemd/ssdwear-sample.service"):
+        assert "/usr/local/bin/ssdwear sample" in (ROOT / unit).read_text()
+
+
+def test_debians_python_refuses_a_plain_pip_install() -> None:
+    """Why the README does not say `pip install .`: on Debian 12 the system interpreter is externally managed."""
+    python = require("/usr/bin/python3")
+    marker = list(Path(python).resolve().parent.parent.glob("lib/python3*/EXTERNALLY-MANAGED"))
+    assert marker, "Debian's python3 carries EXTERNALLY-MANAGED (PEP 668)"
