@@ -34,7 +34,7 @@ import series
 from ssdwear import forecast, wear
 from ssdwear.analyze import SavedReading, series_report
 from ssdwear.assess import Context, assess
-from ssdwear.model import (
+from ssdwear.records import (
     DEVSTAT_LOGICAL_SECTORS_WRITTEN,
     DEVSTAT_PERCENT_USED,
     NVME_DATA_UNIT_BYTES,
@@ -112,7 +112,7 @@ def run(drives: list[series.Drive], table: forecast.Calibration) -> list[Case]:
                                                         [r.used_percent for r in known])
             long80 = longs[0.8]
             assert long80 is not None
-            projection = wear.project(wear.Rate.from_forecast(long80), u, "backtest", "", 0.8)
+            projection = wear.rate_projection(wear.Rate.from_forecast(long80), u, "backtest", "", 0.8)
             out.append(Case(
                 mode=mode, first=d.readings[0].used_percent,
                 known_moved=u - known[0].used_percent if mode == "b" else u,

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from ssdwear.replay import fixture_name
+
 ROOT = Path(__file__).resolve().parents[1]
 INTEL = ROOT / "fixtures" / "intel"
 FAKE_SMARTCTL = ROOT / "tests" / "fake_smartctl.py"
@@ -36,8 +38,6 @@ def read_args(device: str) -> list[str]:
     return ["--json=c", "-x", "-n", "standby", "-d", "sat", device]
 
 
-def fixture_name(args: list[str]) -> str:
-    return "smartctl " + " ".join(args).replace("/", "_")
 
 
 def device_name(index: int) -> str:

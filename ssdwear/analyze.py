@@ -17,8 +17,8 @@ from typing import Optional
 from . import assess as assess_mod
 from . import forecast, vendors, wear
 from .errors import ParseError
-from .model import TIMER_SENTINELS, DriveReport, Snapshot, Window, drive_key
 from .parse import MAX_INPUT_BYTES, parse_output
+from .records import DriveReport, Snapshot, Window, drive_key
 from .trust import display_path
 
 # Host byte counters from ATA Device Statistics wrap at 2^32 sectors on some firmwares (Crucial MX500):
@@ -87,8 +87,8 @@ def _counters(r: SavedReading) -> list[Optional[float]]:
 
 def _timer(snap: Snapshot, attr_id: int) -> Optional[float]:
     """A timed-workload raw value once it counts (None for 65535 and on drives without the timed workload)."""
-    raw = vendors.timed_raw(snap, attr_id)
-    return None if raw is None or raw in TIMER_SENTINELS else float(raw)
+    raw = vendors.timed_value(snap, attr_id)
+    return None if raw is None else float(raw)
 
 
 def _follows(earlier: SavedReading, later: SavedReading) -> bool:

@@ -15,8 +15,10 @@ from typing import Optional
 
 from . import vendors, wear
 from .forecast import DEFAULT_LEVEL, Reading
-from .model import (
+from .ratings import Rating, find_rating
+from .records import (
     E2H_STEPS_PER_PERCENT,
+    MINUTES_PER_YEAR,
     NVME_DATA_UNIT_BYTES,
     TIMER_SENTINELS,
     DriveReport,
@@ -30,7 +32,6 @@ from .model import (
     Writes,
     location,
 )
-from .ratings import Rating, find_rating
 from .vendors import TRUST_DERIVED, UsedReading
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
@@ -145,7 +146,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
                        f"{_when_valid(ctx, e4)}", float(left))
 
     if e2 == IMPOSSIBLE_E2H and e4 >= IMPOSSIBLE_E4H_MINUTES:
-        return untrusted(f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / 525600:,.0f} years) "
+        return untrusted(f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
                          "is a pattern of broken firmware counters, not a measurement")
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
         else None
@@ -323,7 +324,7 @@ def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot
         rates["lifetime"] = lifetime.percent_per_year
         found = wear.trend(rate, wear.Rate(lifetime.percent_per_year, lifetime.percent_per_year_low or 0.0,
                                            lifetime.percent_per_year_high or 0.0), used.percent)
-    return wear.project(rate, used.percent if used else None, "timed-workload",
+    return wear.rate_projection(rate, used.percent if used else None, "timed-workload",
                         f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} power-on minutes{stands}",
                         None, rates, found)
 

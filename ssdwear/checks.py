@@ -8,7 +8,7 @@ from typing import Optional
 
 from .config import THRESHOLD_NAMES, Threshold
 from .errors import SsdwearError
-from .model import DriveReport
+from .records import DriveReport
 from .verdict import RETIRE, WATCH, judge
 
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3

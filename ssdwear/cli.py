@@ -17,8 +17,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
@@ -26,10 +25,11 @@ import click
 
 from . import __version__
 from .errors import SsdwearError, StoreError, UsageError
+from .records import Clock, utc_now
 
 if TYPE_CHECKING:
     from .config import Config
-    from .model import DriveReport, RaidVolume
+    from .records import DriveReport, RaidVolume
     from .session import Session, StartResult
     from .smart import Runner
 
@@ -37,12 +37,6 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 
 EXIT_WATCH, EXIT_RETIRE = 10, 11
 FORMATS = ("table", "json", "yaml")
 Devices = list[tuple[str, Optional[str]]]
-
-
-def _utc_now() -> datetime:
-    from datetime import timezone
-
-    return datetime.now(timezone.utc)
 
 
 @dataclass
@@ -59,7 +53,7 @@ class App:
     fallback_replay: Optional[str] = None
     no_history: bool = False
     runner: Optional[Runner] = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
-    clock: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
+    clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     _config: Optional[Config] = None
 

@@ -17,7 +17,7 @@ from typing import Optional
 
 from . import wear
 from .forecast import Reading, calibration, clean
-from .model import Projection, Sample, Window
+from .records import Projection, Sample, Window
 
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
 SECTOR_BYTES = 512
@@ -83,8 +83,8 @@ def _readings(seg: Sequence[Sample], used_source: Optional[str], rated_bytes: Op
     return None, [], 1.0
 
 
-def project(samples: Sequence[Sample], used_source: Optional[str], used_step: Optional[float], interface: str,
-            rated_bytes: Optional[int], level: float) -> HistoryResult:
+def history_projection(samples: Sequence[Sample], used_source: Optional[str], used_step: Optional[float],
+                       interface: str, rated_bytes: Optional[int], level: float) -> HistoryResult:
     """The calibrated projection over the latest unbroken series of samples, or why there is none.
 
     `used_source` is the drive's wear indicator now (None when it has none, or it saturated): its samples are

@@ -10,7 +10,7 @@ from typing import Callable, Optional
 from . import vendors
 from .assess import VALID_AFTER_MINUTES
 from .errors import DriveError
-from .model import TIMER_SENTINELS, Snapshot
+from .records import Snapshot
 from .session import Session
 from .smart import Outcome
 
@@ -21,8 +21,7 @@ GRACE_MINUTES = 120
 
 def window_minutes(outcome: Outcome) -> Optional[int]:
     """E4h once it counts (None while it reads 65535, and for drives without the timed workload)."""
-    e4 = vendors.timed_raw(outcome, 228) if isinstance(outcome, Snapshot) else None
-    return None if e4 is None or e4 in TIMER_SENTINELS else e4
+    return vendors.timed_value(outcome, 228) if isinstance(outcome, Snapshot) else None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Parse smartctl output (text or JSON) into a :class:`~ssdwear.model.Snapshot`.
+"""Parse smartctl output (text or JSON) into a :class:`~ssdwear.records.Snapshot`.
 
 Two entry points:
 
@@ -23,7 +23,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Optional
 
 from .errors import ParseError
-from .model import (
+from .records import (
     DEVSTAT_PERCENT_USED,
     DEVSTAT_POWER_ON_HOURS,
     Attribute,

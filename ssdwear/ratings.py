@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from .model import Snapshot
+from .records import Snapshot
 
 TB = 10**12
 PB = 10**15

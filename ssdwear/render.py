@@ -10,7 +10,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from .model import DriveReport, Projection, RaidVolume, Window, location
+from .records import DriveReport, Projection, RaidVolume, Window, location
 from .units import human_bytes, human_minutes
 
 

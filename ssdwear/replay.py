@@ -18,6 +18,9 @@ from .smart import CallResult
 
 
 def fixture_name(args: Sequence[str]) -> str:
+    """The file name stem of a recorded smartctl call: its argv after 'smartctl', joined by spaces, '/' -> '_'.
+    The one naming rule for every recording (tests/fake_smartctl.py and fixtures/raid/emu/emu.py repeat it
+    because they run as a stand-alone smartctl without ssdwear importable)."""
     return "smartctl " + " ".join(args).replace("/", "_")
 
 

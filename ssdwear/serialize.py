@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict
 from typing import Any, Optional
 
-from .model import DriveReport, Projection, Window
+from .records import DriveReport, Projection, Window
 
 SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
 

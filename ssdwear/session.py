@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
@@ -18,8 +18,9 @@ from . import history as history_mod
 from . import smart, vendors
 from .config import Config, DeviceSpec
 from .errors import DriveError, SsdwearError, StoreError, UsageError
-from .model import (
+from .records import (
     PASS_THROUGH_TYPE,
+    Clock,
     DriveReport,
     RaidVolume,
     ResetRecord,
@@ -27,17 +28,11 @@ from .model import (
     Snapshot,
     drive_key,
     location,
+    utc_now,
 )
 
 if TYPE_CHECKING:
     from .store import Store
-
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
 
 @dataclass
 class Session:
@@ -232,8 +227,8 @@ class Session:
             return report
         samples.append(sample_of(snap, report, now))
         source = None if report.used_at_least else report.used_source
-        result = history_mod.project(samples, source, report.used_step, report.interface, report.writes.rated_bytes,
-                                     self.config.interval_level)
+        result = history_mod.history_projection(samples, source, report.used_step, report.interface,
+                                                report.writes.rated_bytes, self.config.interval_level)
         writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
         report = replace(report, writes=writes)
         if result.window is None or result.projection is None:

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Protocol, Union
 
 from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
-from .model import ScanEntry, Snapshot, passed_given_status
 from .parse import parse_output, parse_scan_entries
+from .records import ScanEntry, Snapshot, passed_given_status
 
 DEFAULT_TIMEOUT_S = 60.0
 # Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its

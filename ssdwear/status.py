@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 from . import vendors
 from .assess import VALID_AFTER_MINUTES
 from .errors import DriveError
-from .model import TIMER_SENTINELS, ResetRecord, Snapshot, drive_key
+from .records import ResetRecord, Snapshot, drive_key
 from .smart import Outcome
 
 
@@ -43,9 +43,9 @@ def status_row(snap: Snapshot, reset: Optional[ResetRecord], now: datetime) -> S
                   reset_at=reset.at if reset else None, since_reset_minutes=since)
     if not vendors.has_timed_workload(snap):
         return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)")  # type: ignore[arg-type]
-    e4 = vendors.timed_raw(snap, 228)
+    e4 = vendors.timed_value(snap, 228)
     unrecorded = "" if reset is not None else "; no reset by ssdwear recorded"
-    if e4 is None or e4 in TIMER_SENTINELS:
+    if e4 is None:
         return StatusRow(**common, timed=True, valid=False,  # type: ignore[arg-type]
                          reason=f"timer reset: E4h reads 65535 until {VALID_AFTER_MINUTES} power-on minutes have "
                                 f"passed{unrecorded}")

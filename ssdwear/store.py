@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from .errors import StoreError
-from .model import LastLook, ResetRecord, Sample
+from .records import LastLook, ResetRecord, Sample
 
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
 BUSY_TIMEOUT_MS = 30_000

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from .records import MINUTES_PER_YEAR
+
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|"
                        r"d|days?|w|weeks?|y|years?)?\s*$", re.I)
-_MINUTES = {"s": 1 / 60, "m": 1, "h": 60, "d": 1440, "w": 10080, "y": 525600}
+_MINUTES = {"s": 1 / 60, "m": 1, "h": 60, "d": 1440, "w": 10080, "y": MINUTES_PER_YEAR}
 
 _BYTES = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]i?b?|b)?\s*$", re.I)
 _DECIMAL = {"": 1, "b": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "p": 10**15, "e": 10**18}
@@ -62,6 +64,6 @@ def human_minutes(minutes: Optional[float]) -> str:
         return f"{minutes:.0f} min"
     if minutes < 2880:
         return f"{minutes / 60:.1f} h"
-    if minutes < 525600:
+    if minutes < MINUTES_PER_YEAR:
         return f"{minutes / 1440:.1f} d"
-    return f"{minutes / 525600:.1f} y"
+    return f"{minutes / MINUTES_PER_YEAR:.1f} y"

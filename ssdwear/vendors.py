@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from .model import (
+from .records import (
     DEVSTAT_LOGICAL_SECTORS_READ,
     DEVSTAT_LOGICAL_SECTORS_WRITTEN,
     DEVSTAT_PERCENT_USED,
+    TIMER_SENTINELS,
     Attribute,
     Snapshot,
 )
@@ -139,6 +140,13 @@ def timed_raw(snap: Snapshot, attr_id: int) -> Optional[int]:
         return None
     attr = snap.attr(attr_id)
     return None if attr is None else attr.raw
+
+
+def timed_value(snap: Snapshot, attr_id: int) -> Optional[int]:
+    """Raw value of 226/227/228 once the timer counts: None while it holds its sentinel (65535 for 60 power-on
+    minutes after a reset) and on drives without the timed workload."""
+    raw = timed_raw(snap, attr_id)
+    return None if raw is None or raw in TIMER_SENTINELS else raw
 
 
 def reset_refusal(snap: Snapshot) -> Optional[str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .config import DEFAULT_THRESHOLDS, Threshold
-from .model import DriveReport
+from .records import DriveReport
 
 KEEP, WATCH, RETIRE = "keep", "watch", "retire"
 _RANK = {KEEP: 0, WATCH: 1, RETIRE: 2}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
-from .model import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
+from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def years_left(percent_left: float, per_year: float) -> Optional[float]:
     return percent_left / per_year
 
 
-def project(rate: Rate, used_percent: Optional[float], method: str, basis: str, level: Optional[float],
+def rate_projection(rate: Rate, used_percent: Optional[float], method: str, basis: str, level: Optional[float],
             rates: Optional[Mapping[str, float]] = None, trend: Optional[Trend] = None,
             wear_class: Optional[str] = None) -> Projection:
     """Years for a new drive (100 / rate) and years remaining ((100 - used) / rate), each with its interval:
@@ -125,4 +125,4 @@ def forecast_projection(readings: Sequence[Reading], step: float, interface: str
         if lifetime is not None:
             found = trend(Rate.from_forecast(fc), Rate.from_forecast(lifetime), used)
     method = method if fc.mode == "multi" else "lifetime-average"
-    return project(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)
+    return rate_projection(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from snapshots import ata, attr, intel, nvme
+from builders import ata, attr, intel, nvme
 
 from ssdwear.assess import Context, assess
-from ssdwear.model import LastLook, ResetRecord
+from ssdwear.records import LastLook, ResetRecord
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from ssdwear import history
-from ssdwear.model import Sample
+from ssdwear.records import Sample
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TB = 10**12
@@ -20,7 +20,7 @@ def s(hours: float, used: float | None = 10, written: int | None = None, poh: fl
 
 
 def project(samples: list[Sample], source: str | None = "nvme_percentage_used", rated: int | None = None):
-    return history.project(samples, source, 1.0, "nvme", rated, 0.8)
+    return history.history_projection(samples, source, 1.0, "nvme", rated, 0.8)
 
 
 def test_counter_reset_starts_a_new_series() -> None:

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from ssdwear.errors import ParseError
-from ssdwear.model import DEVSTAT_PERCENT_USED, DEVSTAT_POWER_ON_HOURS, Snapshot
 from ssdwear.parse import parse_output, parse_scan
+from ssdwear.records import DEVSTAT_PERCENT_USED, DEVSTAT_POWER_ON_HOURS, Snapshot
 
 BANNER = (
     "smartctl 7.1 2019-12-30 r5022 [x86_64-linux-5.4.0-99-generic] (local build)\n"

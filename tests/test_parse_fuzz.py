@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ssdwear.errors import ParseError
-from ssdwear.model import Snapshot
 from ssdwear.parse import parse_output, parse_scan
+from ssdwear.records import Snapshot
 
 CORPUS_FILES = sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in (".txt", ".json"))
 CORPUS_DATA = [p.read_bytes() for p in CORPUS_FILES]

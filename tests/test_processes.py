@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from ssdwear.cli import cli
+from ssdwear.replay import fixture_name
 
 DRIVES = 8
 TEMPLATES = ("/dev/sda", "/dev/sdb", "/dev/sdc", "/dev/sdd")
@@ -26,8 +27,7 @@ def read_args(device: str) -> list[str]:
     return ["--json=c", "-x", "-n", "standby", "-d", "sat", device]
 
 
-def recording(args: list[str]) -> str:
-    return "smartctl " + " ".join(args).replace("/", "_")
+recording = fixture_name
 
 
 def fake_machine(folder: Path, count: int) -> list[str]:

@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import attr, intel
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
-from snapshots import attr, intel
 
 from ssdwear import vendors
 from ssdwear.cli import App, cli
 from ssdwear.errors import StoreError
-from ssdwear.model import Sample
 from ssdwear.parse import MAX_INPUT_BYTES, parse_output
+from ssdwear.records import Sample
 from ssdwear.replay import ReplayRunner, fixture_name
 from ssdwear.store import Store
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ssdwear.errors import StoreError
-from ssdwear.model import Sample, drive_key
+from ssdwear.records import Sample, drive_key
 from ssdwear.store import MIGRATIONS, Store
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from snapshots import ata, attr, intel, nvme
+from builders import ata, attr, intel, nvme
 
 from ssdwear import vendors
-from ssdwear.model import Snapshot
+from ssdwear.records import Snapshot
 
 
 @pytest.mark.parametrize("model", [

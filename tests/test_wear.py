@@ -11,7 +11,7 @@ DAY = 1440.0
 
 
 def timed(steps: int, minutes: float = 60, represents: float | None = None, used: float | None = None):
-    return wear.project(wear.timed_workload_rate(steps, minutes, represents), used, "timed-workload", "", None)
+    return wear.rate_projection(wear.timed_workload_rate(steps, minutes, represents), used, "timed-workload", "", None)
 
 
 def test_seed_710_rate_and_years() -> None:
@@ -55,12 +55,12 @@ def test_remaining_years_use_lifetime_wear_and_the_high_rate_gives_the_low_years
 
 
 def test_worn_out_drive_has_zero_years_left() -> None:
-    p = wear.project(wear.Rate(10, 5, 20), 120.0, "readings", "", 0.8)
+    p = wear.rate_projection(wear.Rate(10, 5, 20), 120.0, "readings", "", 0.8)
     assert p.years_remaining == 0 and p.years_remaining_low == 0 and p.years_remaining_high == 0
 
 
 def test_a_zero_low_rate_leaves_the_high_years_unbounded() -> None:
-    p = wear.project(wear.Rate(2, 0, 4), 10.0, "lifetime-average", "", 0.8)
+    p = wear.rate_projection(wear.Rate(2, 0, 4), 10.0, "lifetime-average", "", 0.8)
     assert p.years_remaining == 45 and p.years_remaining_low == 22.5 and p.years_remaining_high is None
 
 

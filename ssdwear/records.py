@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, Optional
+from datetime import datetime, timezone
+from typing import Any, Callable, Optional
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -19,6 +19,12 @@ E2H_STEPS_PER_PERCENT = 1024
 # Raw values Intel's timed-workload attributes hold until 60 power-on minutes after a reset.
 TIMER_SENTINELS = (0xFFFF, 0xFFFFFFFF)
 MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count a year
+
+Clock = Callable[[], datetime]  # the time source every layer is given (tests pass a fixed one)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)
