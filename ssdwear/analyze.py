@@ -21,10 +21,6 @@ from .parse import MAX_INPUT_BYTES, parse_output
 from .records import DriveReport, Snapshot, Window, drive_key
 from .trust import display_path
 
-# Host byte counters from ATA Device Statistics wrap at 2^32 sectors on some firmwares (Crucial MX500):
-# a decrease below that size is not proof of another drive.
-WRAP_32BIT_SECTORS = 2**32 * 512
-
 
 @dataclass(frozen=True)
 class SavedReading:
@@ -76,30 +72,31 @@ def _identity(snap: Snapshot) -> tuple[str, ...]:
     return ("masked", snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
 
 
-def _counters(r: SavedReading) -> list[Optional[float]]:
+_HOST_COUNTERS = ("host_bytes_written", "host_bytes_read")
+
+
+def _counters(r: SavedReading) -> dict[str, Optional[float]]:
     """Counters that never decrease on one drive (None where unknown)."""
     s, w = r.snap, r.report.writes
     nvme = s.nvme
-    return [s.power_on_hours if s.power_on_hours_trusted else None, s.power_cycles, w.host_bytes_written,
-            w.host_bytes_read, w.nand_bytes_written, nvme.data_units_read if nvme else None,
-            nvme.data_units_written if nvme else None, _timer(s, 226), _timer(s, 228)]
-
-
-def _timer(snap: Snapshot, attr_id: int) -> Optional[float]:
-    """A timed-workload raw value once it counts (None for 65535 and on drives without the timed workload)."""
-    raw = vendors.timed_value(snap, attr_id)
-    return None if raw is None else float(raw)
+    return {"power_on_hours": s.power_on_hours if s.power_on_hours_trusted else None,
+            "power_cycles": s.power_cycles, "host_bytes_written": w.host_bytes_written,
+            "host_bytes_read": w.host_bytes_read, "nand_bytes_written": w.nand_bytes_written,
+            "nvme_units_read": nvme.data_units_read if nvme else None,
+            "nvme_units_written": nvme.data_units_written if nvme else None}
 
 
 def _follows(earlier: SavedReading, later: SavedReading) -> bool:
     a, b = _counters(earlier), _counters(later)
-    e2a, e4a, e2b, e4b = a[7], a[8], b[7], b[8]
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x is None or y is None or i in (7, 8):
+    wraps_at = vendors.profile(later.snap).host_counters_wrap_at  # host counters that wrap are no proof
+    for name, x in a.items():
+        y = b[name]
+        if x is None or y is None or y >= x:
             continue
-        if y < x and not (i in (2, 3) and x < WRAP_32BIT_SECTORS):
+        if not (name in _HOST_COUNTERS and wraps_at is not None and x < wraps_at):
             return False
     # Intel E2h may restart with a timer reset (E4h falls too); otherwise it never decreases.
+    e2a, e4a, e2b, e4b = (vendors.timed_value(r.snap, i) for r in (earlier, later) for i in (226, 228))
     return not (e2a is not None and e2b is not None and e4a is not None and e4b is not None
                 and e4b >= e4a and e2b < e2a)
 

@@ -35,10 +35,6 @@ from .records import (
 from .vendors import TRUST_DERIVED, UsedReading
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
-# E2h = 102400 (exactly 100 %) with E4h in the hundreds of millions of minutes is a pattern seen on
-# real S3510/S3520/S3610 and Dell OEM drives; neither value can be true.
-IMPOSSIBLE_E2H = 102400
-IMPOSSIBLE_E4H_MINUTES = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -145,7 +141,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         return pending(f"window not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
                        f"{_when_valid(ctx, e4)}", float(left))
 
-    if e2 == IMPOSSIBLE_E2H and e4 >= IMPOSSIBLE_E4H_MINUTES:
+    if vendors.impossible_timed(snap, e2, e4):
         return untrusted(f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
                          "is a pattern of broken firmware counters, not a measurement")
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \

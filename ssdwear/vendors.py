@@ -1,4 +1,10 @@
-"""Per-vendor knowledge, kept as data: which attribute means what on which drive family.
+"""Drive knowledge as one table: which attribute means what on which drive family.
+
+Every reader consults `profile(snap)`, the first entry of PROFILES whose family matches: the lifetime wear
+attribute (its direction and scaling), the host and NAND write counters with their units, the timed-workload
+attributes and the families whose timer reset is documented, and the quirks (a wear value that wraps past
+100 %, host counters that wrap at 32 bits, impossible timed-workload patterns). Adding a drive family is one
+entry here plus a fixture of its smartctl output.
 
 Attributes are identified by ID *and* drive family. smartctl's attribute names are used only where they
 come from a drive-database entry that knows the family (names like 'NAND_Writes_1GiB' or
@@ -39,6 +45,7 @@ _INTEL_MODEL = re.compile(r"^(?:INTEL|SOLIDIGM)\s+SSD[A-Z0-9]+$|^SSD(?:SA|SC|MC|
 _INTEL_FAMILY = re.compile(r"^(Dell Certified )?Intel\b|^Solidigm\b", re.I)
 # An OEM suffix after an Intel model number: 'T', 'R' (Dell), 'D', 'GC', 'GN', ...
 _INTEL_MODEL_FORM = r"^(?:INTEL\s+|SOLIDIGM\s+)?(?:{})[A-Z0-9]{{0,4}}(?:\s+INTEL)?$"
+
 
 # Intel families for which the timed-workload reset (`smartctl -t vendor,0x40`) is documented:
 # smartmontools drivedb.h says "226,227,228 can be reset by 'smartctl -t vendor,0x40'" for these
@@ -111,27 +118,156 @@ def is_dell_intel(snap: Snapshot) -> bool:
                                        or (snap.model_family or "").startswith("Dell Certified Intel"))
 
 
+def _model(pattern: re.Pattern[str]) -> Callable[[Snapshot], bool]:
+    return lambda s: bool(pattern.search(s.model or ""))
+
+
+# --------------------------------------------------------------------------------------------
+# The table
+
+
+@dataclass(frozen=True)
+class WearAttribute:
+    """A normalized value that counts life *remaining* from 100 down: used = (100 - value) / divisor.
+
+    `floor` is where it saturates (the true wear is that or more); `wraps_past_100` is the Crucial MX500
+    quirk: the normalized value jumps to 255 once wear passes 100 % while the raw value (percent used on
+    those firmwares) keeps counting.
+    """
+
+    id: int
+    source: str  # stable identifier in reports and the history, e.g. 'samsung_177_wear_leveling_count'
+    label: str
+    floor: int = 1
+    divisor: float = 1.0  # Intel 233 runs 100 -> 1 over the rated life: 0.99
+    wraps_past_100: bool = False
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A byte counter in an attribute: a fixed unit whatever name smartctl prints, or the unit its
+    drive-database name carries (_32MiB, _1GiB, _GB), or logical sectors when the name is one of
+    `lba_names` (or whatever the name, with `sectors_as`: the label to print)."""
+
+    id: int
+    unit: Optional[int] = None
+    unit_label: str = ""
+    lba_names: tuple[str, ...] = ()
+    sectors_as: Optional[str] = None
+    name_must_match: Optional[str] = None  # a regex the name must match before its unit is believed
+
+
+@dataclass(frozen=True)
+class TimedWorkload:
+    """Intel's timed-workload trio: E2h media wear (1/1024 %), E3h host reads (%), E4h minutes."""
+
+    ids: tuple[int, int, int] = (226, 227, 228)
+    # Families whose reset (`smartctl -t vendor,0x40`) is documented; any other drive is refused.
+    reset_families: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    reset_families_text: str = ""
+    # (E2h, E4h at least): a pattern of broken firmware counters, not a measurement.
+    impossible: Optional[tuple[int, int]] = None
+
+
+_NAND_NAME = r"nand|flash|flsh"  # names of NAND write counters
+# What a profile does not say about host and NAND counters, these say: the unit the name carries.
+_GENERIC_HOST_WRITTEN = (Counter(241, lba_names=("Total_LBAs_Written",)),
+                         Counter(225, lba_names=("Total_LBAs_Written",)), Counter(246))
+_GENERIC_HOST_READ = (Counter(242, lba_names=("Total_LBAs_Read",)),)
+_GENERIC_NAND = tuple(Counter(i, name_must_match=_NAND_NAME) for i in (233, 243, 249))
+
+
+@dataclass(frozen=True)
+class VendorProfile:
+    name: str
+    matches: Callable[[Snapshot], bool]
+    wear: tuple[WearAttribute, ...] = ()  # lifetime wear attributes, beside the standard Device Statistics
+    host_written: tuple[Counter, ...] = _GENERIC_HOST_WRITTEN  # tried in order; the first that reads wins
+    host_read: tuple[Counter, ...] = _GENERIC_HOST_READ
+    nand_written: tuple[Counter, ...] = _GENERIC_NAND
+    timed: Optional[TimedWorkload] = None
+    # Device Statistics host counters kept in 32 bits of sectors (they wrap every 2 TiB): a decrease below
+    # that size is not proof of another drive.
+    host_counters_wrap_at: Optional[int] = None
+
+
+# Intel counts host I/O in 32 MiB units whatever name smartctl prints; 249 NAND_Writes_1GiB (320/520/53x/
+# 540s/545s), 243 NAND_Writes_32MiB (S3510/S3610/S3520/S4x00): the IDs mean the same on every Intel SATA SSD.
+_INTEL_NAND = (Counter(249, GiB, "1 GiB"), Counter(243, 32 * MiB, "32 MiB"))
+INTEL_TIMED = TimedWorkload(
+    reset_families=TIMER_RESET_FAMILIES,
+    reset_families_text="X25-M G2, 311/313, 320, 710, 545s, 730, DC S35x0/S36x0/S37x0, S4x00/S4x10/S4x20",
+    # E2h = 102400 (exactly 100 %) with E4h in the hundreds of millions of minutes is seen on real
+    # S3510/S3520/S3610 and Dell OEM drives; neither value can be true.
+    impossible=(102400, 100_000_000))
+
+PROFILES: tuple[VendorProfile, ...] = (
+    # Dell-certified Intel: 245 Percent_Life_Remaining; host counters as their names say.
+    VendorProfile("Dell-certified Intel", is_dell_intel,
+                  wear=(WearAttribute(245, "dell_245_percent_life_remaining", "Percent_Life_Remaining", floor=0),),
+                  nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+    # Intel 233 Media_Wearout_Indicator "decreases from 100 to 1 as the average erase cycle count increases from
+    # 0 to the maximum rated cycles" (DC S3700 datasheet): 100 -> 1 spans the rated life, used = (100 - v) / 0.99.
+    VendorProfile("Intel/Solidigm", is_intel_ssd,
+                  wear=(WearAttribute(233, "intel_233_media_wearout", "Media_Wearout_Indicator", divisor=0.99),),
+                  host_written=(Counter(241, 32 * MiB, "32 MiB"), Counter(225, 32 * MiB, "32 MiB"), Counter(246)),
+                  host_read=(Counter(242, 32 * MiB, "32 MiB"),), nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+    # Samsung 177 Wear_Leveling_Count: normalized = life remaining.
+    VendorProfile("Samsung", lambda s: bool(_SAMSUNG.search(s.model or "") or "Samsung" in (s.model_family or "")),
+                  wear=(WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count"),)),
+    # Crucial/Micron 202 Percent_Lifetime_Remain; 246 = Total_LBAs_Written (unnamed on some 5200 firmwares).
+    VendorProfile("Crucial/Micron", _model(_CRUCIAL_MICRON),
+                  wear=(WearAttribute(202, "crucial_202_percent_lifetime_remain", "Percent_Lifetime_Remain",
+                                      floor=0, wraps_past_100=True),),
+                  host_written=(*_GENERIC_HOST_WRITTEN[:2],
+                                Counter(246, lba_names=("Total_LBAs_Written",),
+                                        sectors_as="Micron Total_LBAs_Written")),
+                  host_counters_wrap_at=2**32 * 512),
+    # SandForce-derived (Kingston, Seagate Nytro) 231 SSD_Life_Left: normalized = remaining.
+    VendorProfile("SandForce (Kingston, Seagate Nytro)",
+                  lambda s: bool(_KINGSTON.search(s.model or "") or _SEAGATE_NYTRO.search(s.model or "")
+                                 or _SANDFORCE_FAMILY.search(s.model_family or "")),
+                  wear=(WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0),)),
+    # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
+    VendorProfile("SanDisk", _model(_SANDISK),
+                  wear=(WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0),)),
+    # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
+    VendorProfile("SK hynix / Toshiba", lambda s: bool(_SK_HYNIX.search(s.model or "")
+                                                       or _TOSHIBA_SATA_SSD.search(s.model or "")),
+                  wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),)),
+)
+GENERIC = VendorProfile("generic", lambda s: True)
+
+
+def profile(snap: Snapshot) -> VendorProfile:
+    """The first profile whose family matches this drive; the generic one when none does."""
+    for candidate in PROFILES:
+        if candidate.matches(snap):
+            return candidate
+    return GENERIC
+
+
+# --------------------------------------------------------------------------------------------
+# Timed workload
+
+
 def timer_reset_family(snap: Snapshot) -> Optional[str]:
     """The documented family name if the timed-workload reset is documented for this drive, else None."""
+    timed = profile(snap).timed
     model = (snap.model or "").strip()
-    for name, pattern in TIMER_RESET_FAMILIES:
+    for name, pattern in timed.reset_families if timed else ():
         if pattern.match(model):
             return name
     return None
 
 
-TIMED_WORKLOAD_IDS = (226, 227, 228)
-
-
 def has_timed_workload(snap: Snapshot) -> bool:
-    """Intel SSD carrying the timed-workload trio (and the database does not call them Intel_Internal)."""
-    if snap.interface != "ata" or not is_intel_ssd(snap):
+    """A drive whose profile carries the timed-workload trio, with all three attributes present (and the
+    drive database does not call them Intel_Internal)."""
+    timed = profile(snap).timed
+    if snap.interface != "ata" or timed is None:
         return False
-    for attr_id in TIMED_WORKLOAD_IDS:
-        attr = snap.attr(attr_id)
-        if attr is None or attr.name == "Intel_Internal":
-            return False
-    return True
+    return all((attr := snap.attr(i)) is not None and attr.name != "Intel_Internal" for i in timed.ids)
 
 
 def timed_raw(snap: Snapshot, attr_id: int) -> Optional[int]:
@@ -149,19 +285,26 @@ def timed_value(snap: Snapshot, attr_id: int) -> Optional[int]:
     return None if raw is None or raw in TIMER_SENTINELS else raw
 
 
+def impossible_timed(snap: Snapshot, e2: int, e4: int) -> bool:
+    """E2h/E4h form a pattern of this family's broken firmware counters, not a measurement."""
+    timed = profile(snap).timed
+    return bool(timed and timed.impossible and e2 == timed.impossible[0] and e4 >= timed.impossible[1])
+
+
 def reset_refusal(snap: Snapshot) -> Optional[str]:
     """Why ssdwear must not send `-t vendor,0x40` to this drive; None when the reset is documented for it."""
     what = snap.model or "this drive"
     if snap.interface != "ata":
         return f"{what} is not an ATA drive; vendor subcommand 0x40 is defined only for Intel SATA SSDs"
-    if not is_intel_ssd(snap):
+    timed = profile(snap).timed
+    if timed is None:
         family = f" (smartctl's drive database: {snap.model_family})" if snap.model_family else ""
         return f"{what} is not an Intel/Solidigm SSD{family}; vendor subcommands are undefined on other drives"
     if not has_timed_workload(snap):
         return f"{what} does not report the timed-workload attributes 226-228"
     if timer_reset_family(snap) is None:
         return (f"{what} has attributes 226-228, but the reset is not documented for its family "
-                "(only for X25-M G2, 311/313, 320, 710, 545s, 730, DC S35x0/S36x0/S37x0, S4x00/S4x10/S4x20)")
+                f"(only for {timed.reset_families_text})")
     return None
 
 
@@ -186,63 +329,18 @@ class UsedReading:
     step: float = 1.0  # resolution: the indicator moves in steps of this many percent
 
 
-def _remaining(attr: Attribute, source: str, label: str, floor: int = 1, intel_scale: bool = False
-               ) -> Optional[UsedReading]:
-    """A normalized value that counts life *remaining* from 100 down (saturating at `floor`): used = 100 - value.
-
-    Intel 233 (`intel_scale`) "decreases from 100 to 1 as the average erase cycle count increases from 0 to
-    the maximum rated cycles" (DC S3700 datasheet): 100 -> 1 spans the rated life, so used = (100 - value) / 0.99.
-    """
+def _wear_reading(wear: WearAttribute, attr: Attribute) -> Optional[UsedReading]:
+    if wear.wraps_past_100 and attr.value is not None and attr.value > 100:
+        if attr.raw is not None and 100 <= attr.raw <= 1000:
+            return UsedReading(wear.source, float(attr.raw), False, f"attribute {attr.id} normalized {attr.value} "
+                               f"(wrapped), raw {attr.raw} = percent used", TRUST_VENDOR)
+        return None
     if attr.value is None or not 0 <= attr.value <= 100:
         return None
-    used = round((100 - attr.value) / 0.99, 1) if intel_scale else float(100 - attr.value)
-    return UsedReading(
-        source=source,
-        percent=used,
-        at_least=attr.value <= floor,
-        detail=f"attribute {attr.id} {label} normalized {attr.value:03d}",
-        trust=TRUST_VENDOR,
-        step=1 / 0.99 if intel_scale else 1.0,
-    )
-
-
-def _crucial_202(attr: Attribute) -> Optional[UsedReading]:
-    # Percent_Lifetime_Remain: normalized = life remaining. On the MX500 the normalized value wraps to 255
-    # once wear passes 100 %, while the raw value (percent used on those firmwares) keeps counting.
-    if attr.value is not None and attr.value > 100:
-        if attr.raw is not None and 100 <= attr.raw <= 1000:
-            return UsedReading("crucial_202_percent_lifetime_remain", float(attr.raw), False,
-                               f"attribute 202 normalized {attr.value} (wrapped), raw {attr.raw} = percent used",
-                               TRUST_VENDOR)
-        return None
-    return _remaining(attr, "crucial_202_percent_lifetime_remain", "Percent_Lifetime_Remain", floor=0)
-
-
-# (predicate on the snapshot, attribute id, reader) in the order they are tried.
-_VendorRule = tuple[Callable[[Snapshot], bool], int, Callable[[Attribute], Optional[UsedReading]]]
-
-_VENDOR_RULES: Sequence[_VendorRule] = (
-    # Intel 233 Media_Wearout_Indicator: normalized 100 (new) -> 1 (rated cycles used), stays at 1.
-    (lambda s: is_intel_ssd(s) and not is_dell_intel(s), 233,
-     lambda a: _remaining(a, "intel_233_media_wearout", "Media_Wearout_Indicator", intel_scale=True)),
-    # Dell-certified Intel: 245 Percent_Life_Remaining (normalized = remaining).
-    (is_dell_intel, 245, lambda a: _remaining(a, "dell_245_percent_life_remaining", "Percent_Life_Remaining", 0)),
-    # Samsung 177 Wear_Leveling_Count: normalized = life remaining.
-    (lambda s: bool(_SAMSUNG.search(s.model or "") or "Samsung" in (s.model_family or "")), 177,
-     lambda a: _remaining(a, "samsung_177_wear_leveling_count", "Wear_Leveling_Count")),
-    # Crucial/Micron 202 Percent_Lifetime_Remain.
-    (lambda s: bool(_CRUCIAL_MICRON.search(s.model or "")), 202, _crucial_202),
-    # SandForce-derived (Kingston, Seagate Nytro) 231 SSD_Life_Left: normalized = remaining.
-    (lambda s: bool(_KINGSTON.search(s.model or "") or _SEAGATE_NYTRO.search(s.model or "")
-                    or _SANDFORCE_FAMILY.search(s.model_family or "")), 231,
-     lambda a: _remaining(a, "sandforce_231_ssd_life_left", "SSD_Life_Left", 0)),
-    # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
-    (lambda s: bool(_SANDISK.search(s.model or "")), 245,
-     lambda a: _remaining(a, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", 0)),
-    # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
-    (lambda s: bool(_SK_HYNIX.search(s.model or "") or _TOSHIBA_SATA_SSD.search(s.model or "")), 233,
-     lambda a: _remaining(a, "media_wearout_233", "Media_Wearout_Indicator")),
-)
+    used = float(100 - attr.value) if wear.divisor == 1.0 else round((100 - attr.value) / wear.divisor, 1)
+    return UsedReading(source=wear.source, percent=used, at_least=attr.value <= wear.floor,
+                       detail=f"attribute {attr.id} {wear.label} normalized {attr.value:03d}", trust=TRUST_VENDOR,
+                       step=1 / wear.divisor)
 
 
 def _smi_169(attr: Attribute) -> Optional[UsedReading]:
@@ -268,12 +366,11 @@ def ata_used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
             readings.append(UsedReading("ata_devstat_percentage_used", float(entry.value), False,
                                         f"Device Statistics page 0x07 'Percentage Used Endurance Indicator' "
                                         f"= {entry.value}", TRUST_STANDARD))
-    for applies, attr_id, reader in _VENDOR_RULES:
-        attr = snap.attr(attr_id)
-        if attr is not None and applies(snap):
-            reading = reader(attr)
-            if reading is not None and all(r.source != reading.source for r in readings):
-                readings.append(reading)
+    for wear in profile(snap).wear:
+        attr = snap.attr(wear.id)
+        reading = _wear_reading(wear, attr) if attr is not None else None
+        if reading is not None:
+            readings.append(reading)
     attr169 = snap.attr(169)
     if attr169 is not None and attr169.name == "Remaining_Lifetime_Perc":
         reading = _smi_169(attr169)
@@ -332,15 +429,34 @@ def _by_name_unit(attr: Attribute) -> Optional[tuple[int, str]]:
     return None
 
 
-def _attr_bytes(snap: Snapshot, attr_id: int, unit: int, unit_label: str) -> Optional[ByteCount]:
-    attr = snap.attr(attr_id)
-    if attr is None or attr.raw is None:
-        return None
-    return ByteCount(attr.raw * unit, f"attribute {attr_id} {attr.name} x {unit_label}")
-
-
 def _sector_bytes(snap: Snapshot) -> int:
     return snap.logical_sector_size or 512
+
+
+def _counter_bytes(snap: Snapshot, counter: Counter) -> Optional[ByteCount]:
+    """What this counter says, or None when the attribute is absent or its unit cannot be known."""
+    attr = snap.attr(counter.id)
+    if attr is None or attr.raw is None:
+        return None
+    if counter.unit is not None:
+        return ByteCount(attr.raw * counter.unit, f"attribute {attr.id} {attr.name} x {counter.unit_label}")
+    if counter.name_must_match and not re.search(counter.name_must_match, attr.name, re.I):
+        return None
+    unit = _by_name_unit(attr)
+    if unit is not None:
+        return ByteCount(attr.raw * unit[0], f"attribute {attr.id} {attr.name} x {unit[1]}")
+    if counter.name_must_match:
+        return None
+    size = _sector_bytes(snap)
+    if attr.name in counter.lba_names:
+        return ByteCount(attr.raw * size, f"attribute {attr.id} {attr.name} x {size} B")
+    if counter.sectors_as:
+        return ByteCount(attr.raw * size, f"attribute {attr.id} ({counter.sectors_as}) x {size} B")
+    return None
+
+
+def _first(snap: Snapshot, counters: Sequence[Counter]) -> Optional[ByteCount]:
+    return next((c for c in (_counter_bytes(snap, counter) for counter in counters) if c is not None), None)
 
 
 def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> Optional[ByteCount]:
@@ -410,50 +526,13 @@ def _pick(snap: Snapshot, devstat: Optional[ByteCount], attribute: Optional[Byte
 
 def ata_host_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
-                 _ata_counter(snap, (241, 225, 246), lba_names=("Total_LBAs_Written",)), problems)
+                 _first(snap, profile(snap).host_written), problems)
 
 
 def ata_host_read(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
-                 _ata_counter(snap, (242,), lba_names=("Total_LBAs_Read",)), problems)
-
-
-def _ata_counter(snap: Snapshot, ids: Sequence[int], lba_names: Sequence[str]) -> Optional[ByteCount]:
-    intel = is_intel_ssd(snap) and not is_dell_intel(snap)
-    for attr_id in ids:
-        attr = snap.attr(attr_id)
-        if attr is None or attr.raw is None:
-            continue
-        if intel and attr_id in (225, 241, 242):
-            # Intel counts host I/O in 32 MiB units whatever name smartctl prints.
-            return _attr_bytes(snap, attr_id, 32 * MiB, "32 MiB")
-        unit = _by_name_unit(attr)
-        if unit is not None:
-            return _attr_bytes(snap, attr_id, *unit)
-        if attr.name in lba_names and (attr_id != 246 or _CRUCIAL_MICRON.search(snap.model or "")):
-            size = _sector_bytes(snap)
-            return ByteCount(attr.raw * size, f"attribute {attr_id} {attr.name} x {size} B")
-        if attr_id == 246 and _CRUCIAL_MICRON.search(snap.model or ""):
-            size = _sector_bytes(snap)  # Micron 246 = Total_LBAs_Written (unnamed on some 5200 firmwares)
-            return ByteCount(attr.raw * size, f"attribute 246 (Micron Total_LBAs_Written) x {size} B")
-    return None
+                 _first(snap, profile(snap).host_read), problems)
 
 
 def ata_nand_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
-    return sane_bytes(snap, _ata_nand_written(snap), problems)
-
-
-def _ata_nand_written(snap: Snapshot) -> Optional[ByteCount]:
-    if is_intel_ssd(snap):
-        # Intel: 249 NAND_Writes_1GiB (320/520/53x/540s/545s families), 243 NAND_Writes_32MiB (S3510/S3610/
-        # S3520/S4x00 families); the IDs mean the same on every Intel SATA SSD that has them.
-        return _attr_bytes(snap, 249, GiB, "1 GiB") or _attr_bytes(snap, 243, 32 * MiB, "32 MiB")
-    for attr_id in (233, 243, 249):
-        attr = snap.attr(attr_id)
-        if attr is None or attr.raw is None:
-            continue
-        if re.search(r"nand|flash|flsh", attr.name, re.I):
-            unit = _by_name_unit(attr)
-            if unit is not None:
-                return _attr_bytes(snap, attr_id, *unit)
-    return None
+    return sane_bytes(snap, _first(snap, profile(snap).nand_written), problems)

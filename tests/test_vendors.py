@@ -97,3 +97,88 @@ def test_intel_write_counters_are_32mib_units_whatever_the_name() -> None:
     snap = ata("INTEL SSDSC1BG200G4", [attr(241, 1000, name="Total_LBAs_Written"), attr(243, 3000, name="Unknown")])
     assert vendors.ata_host_written(snap).bytes == 1000 * 32 * 2**20
     assert vendors.ata_nand_written(snap).bytes == 3000 * 32 * 2**20
+
+
+# --------------------------------------------------------------------------------------------
+# The drive-knowledge table
+
+
+def _ata_corpus() -> list[Snapshot]:
+    from conftest import CORPUS
+
+    from ssdwear.errors import ParseError
+    from ssdwear.parse import parse_output
+
+    snaps = []
+    for path in sorted(CORPUS.iterdir()):
+        if path.suffix in (".txt", ".json"):
+            try:
+                snap = parse_output(path.read_bytes(), source=path.name)
+            except ParseError:
+                continue
+            if snap.interface == "ata":
+                snaps.append(snap)
+    return snaps
+
+
+def test_every_profile_is_some_real_drive_and_sources_are_unique() -> None:
+    seen = {vendors.profile(s).name for s in _ata_corpus()}
+    assert seen == {p.name for p in vendors.PROFILES} | {"generic"}, "a profile no real drive in the corpus uses"
+    sources = [w.source for p in vendors.PROFILES for w in p.wear]
+    assert len(sources) == len(set(sources))
+
+
+def test_first_matching_profile_decides() -> None:
+    dell = ata("SSDSC2KB480G7R", [attr(245, 0, 97, "Percent_Life_Remaining"), attr(233, 0, 50)],
+               family="Dell Certified Intel S4x00/D3-S4x10 Series SSDs")
+    assert vendors.profile(dell).name == "Dell-certified Intel"
+    readings, _ = vendors.used_readings(dell)
+    assert [r.source for r in readings] == ["dell_245_percent_life_remaining"]  # not Intel's 233
+    assert vendors.profile(ata("Samsung SSD 860 EVO 500GB", [])).name == "Samsung"
+    assert vendors.profile(ata("WDC WDS500G2B0A", [])) is vendors.GENERIC
+
+
+def test_a_new_family_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    snap = ata("ACME FL4SH 960", [attr(231, 0, 88, "SSD_Life_Left"), attr(241, 1000, 100, "Host_Writes_GiB")])
+    assert vendors.used_readings(snap)[0] == []
+    acme = vendors.VendorProfile("ACME", lambda s: (s.model or "").startswith("ACME"),
+                                 wear=(vendors.WearAttribute(231, "acme_231_life_left", "SSD_Life_Left"),),
+                                 host_written=(vendors.Counter(241, 10**6, "1 MB"),))
+    monkeypatch.setattr(vendors, "PROFILES", (acme, *vendors.PROFILES))
+    readings, _ = vendors.used_readings(snap)
+    assert [(r.source, r.percent) for r in readings] == [("acme_231_life_left", 12.0)]
+    written = vendors.ata_host_written(snap)
+    assert written is not None and written.bytes == 1000 * 10**6 and "1 MB" in written.source
+
+
+def test_intel_counts_host_writes_in_32_mib_whatever_the_name() -> None:
+    timed = intel(10, 10, 100)
+    snap = ata(timed.model or "", [*timed.attributes.values(), attr(241, 3, 100, "Total_LBAs_Written")])
+    written = vendors.ata_host_written(snap)
+    assert written is not None and written.bytes == 3 * 32 * 1024 * 1024
+    generic = ata("WDC WDS500G2B0A", [attr(241, 3, 100, "Total_LBAs_Written")])
+    assert vendors.ata_host_written(generic).bytes == 3 * 512  # type: ignore[union-attr]
+
+
+def test_impossible_timed_pattern_belongs_to_intel() -> None:
+    assert vendors.impossible_timed(intel(102400, 0, 200_000_000), 102400, 200_000_000)
+    assert not vendors.impossible_timed(intel(102400, 0, 200_000_000), 102400, 99_999_999)
+    assert not vendors.impossible_timed(ata("Samsung SSD 860 EVO 500GB", []), 102400, 200_000_000)
+
+
+@pytest.mark.parametrize("model,same_drive", [("CT1000MX500SSD1", True), ("Samsung SSD 860 EVO 1TB", False)])
+def test_host_counter_wrap_is_a_crucial_quirk(model: str, same_drive: bool) -> None:
+    """A Device Statistics write counter that falls below 2 TiB is the MX500's 32-bit wrap, not another drive;
+    on a drive without that quirk a falling counter means the readings are of two drives."""
+    from ssdwear.analyze import SavedReading, group
+    from ssdwear.assess import assess
+    from ssdwear.records import DEVSTAT_LOGICAL_SECTORS_WRITTEN, DevStat
+
+    def reading(poh: int, sectors: int) -> SavedReading:
+        snap = ata(model, [], poh=poh, serial="", device=f"/saved/{poh}")
+        snap = Snapshot(**{**snap.__dict__, "devstats": {
+            DEVSTAT_LOGICAL_SECTORS_WRITTEN: DevStat(1, 0x18, "Logical Sectors Written", sectors)}})
+        return SavedReading(snap, assess(snap))
+
+    chains = group([reading(1000, 2**32 - 1000), reading(1100, 5000)])
+    assert len(chains) == (1 if same_drive else 2)
