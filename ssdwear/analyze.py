@@ -169,15 +169,16 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
 
 
 def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = False
-                  ) -> tuple[list[DriveReport], list[str]]:
-    """Reports for the files (one per drive, or one per file with `each`) and an error line per bad file."""
+                  ) -> tuple[list[DriveReport], list[DriveReport]]:
+    """Reports for the files (one per drive, or one per file with `each`), and one per file that could not be
+    read, named by the file, its `error` the one-line reason."""
     readings: list[SavedReading] = []
-    errors: list[str] = []
+    errors: list[DriveReport] = []
     for path in paths:
         try:
             snap = load(path)
         except ParseError as exc:
-            errors.append(str(exc))
+            errors.append(assess_mod.failed(display_path(path), str(exc)))
             continue
         readings.append(SavedReading(snap, assess_mod.assess(snap, ctx)))
     if each:

@@ -603,8 +603,8 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
     from .analyze import analyze_files
 
     reports, errors = analyze_files(list(files), app.config().context(app.clock(), represents), each=each)
-    for message in errors:
-        say(message)
+    for bad in errors:
+        say(str(bad.error))
     if reports or fmt in ("json", "yaml"):
         emit_reports(reports, fmt, "files", app)
     if errors:
@@ -790,7 +790,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
         cfg = app.config()
         reports, errors = analyze_files([path], cfg.context(app.clock(), represents))
         if errors:
-            raise SsdwearError(errors[0])
+            raise SsdwearError(str(errors[0].error))
         origin, thresholds = "files", cfg.thresholds
     else:
         with opened(app, represents) as first:

@@ -1,0 +1,88 @@
+"""The Python API: what the CLI does, as functions that return reports instead of printing them.
+
+    import ssdwear
+    for drive in ssdwear.read_drives():                      # every drive smartctl finds (root)
+        print(drive.device, drive.serial, drive.used_percent, drive.projection and drive.projection.years_remaining)
+    ssdwear.analyze_files(["sda.json"])[0].to_dict()       # exactly the CLI's JSON entry for that drive
+
+These never print, never read the config files and never touch the history database: a program that wants
+the configured behaviour of `ssdwear report` runs the CLI. Unreadable drives and files come back as reports
+whose `error` says why (nothing is dropped); a missing smartctl, or bad arguments, raise SsdwearError with the
+same one-line message the CLI prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Optional, Union
+
+from .config import Config
+from .errors import UsageError
+from .records import DriveReport, Snapshot, utc_now
+
+Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
+
+
+def _minutes(represents: Duration) -> Optional[float]:
+    if represents is None or isinstance(represents, (int, float)):
+        return None if represents is None else float(represents)
+    from .units import parse_duration_minutes
+
+    return parse_duration_minutes(represents)
+
+
+def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optional[str] = None,
+                smartctl: Optional[str] = None, represents: Duration = None,
+                replay: Union[str, PathLike[str], None] = None) -> list[DriveReport]:
+    """Read drives with smartctl and assess them, as `ssdwear report` does (without the history).
+
+    `devices`: device paths (None: every drive `smartctl --scan-open` finds). `device_type`: smartctl's -d for
+    all of them. `smartctl`: its path (default: found on PATH, /usr/sbin, /sbin). `represents`: how much real
+    time a timed-workload window stands for. `replay`: a folder of recorded smartctl outputs to read instead
+    of the drives (fixtures/intel in the repository).
+    """
+    from .session import Session
+
+    config = Config(smartctl=smartctl)
+
+    def runner_factory():  # type: ignore[no-untyped-def]
+        if replay is not None:
+            from .replay import ReplayRunner
+
+            return ReplayRunner(Path(replay))
+        from .smart import SmartctlRunner, locate_smartctl
+
+        return SmartctlRunner(locate_smartctl(smartctl), config.smartctl_timeout)
+
+    session = Session(config=config, runner_factory=runner_factory, represents_minutes=_minutes(represents),
+                      origin="replay" if replay is not None else "live")
+    try:
+        targets = session.devices(list(devices or ()), device_type)
+        return session.assess(session.read(targets))
+    finally:
+        session.close()
+
+
+def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Duration = None,
+                  each: bool = False) -> list[DriveReport]:
+    """Reports from saved smartctl outputs (text or JSON, smartctl 6.x-7.5), as `ssdwear analyze` makes them.
+
+    Several outputs of one drive become one report with a rate between them (`each=True`: one report per
+    file). A file that cannot be read is a report with `error` set, named by the file, after the others.
+    """
+    from .analyze import analyze_files as analyze
+
+    if isinstance(paths, (str, bytes)):
+        raise UsageError("analyze_files takes a list of paths, not one string")
+    reports, errors = analyze([Path(p) for p in paths], Config().context(utc_now(), _minutes(represents)), each=each)
+    return reports + errors
+
+
+def parse_output(data: Union[bytes, str], source: str = "<data>") -> Snapshot:
+    """One smartctl output (text or JSON) as a Snapshot: every field ssdwear reads, nothing assessed.
+    Raises ParseError (one line) for data that is not smartctl output."""
+    from .parse import parse_output as parse
+
+    return parse(data, source=source)
