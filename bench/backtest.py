@@ -55,7 +55,7 @@ def lsq(hours: Sequence[float], used: Sequence[float]) -> float:
     n = len(hours)
     mh, mu = sum(hours) / n, sum(used) / n
     sxx = sum((h - mh) ** 2 for h in hours)
-    return max(sum((h - mh) * (u - mu) for h, u in zip(hours, used)) / sxx, 0.0) if sxx > 0 else 0.0
+    return max(sum((h - mh) * (u - mu) for h, u in zip(hours, used, strict=True)) / sxx, 0.0) if sxx > 0 else 0.0
 
 
 def old_fit_bounds(hours: Sequence[float], used: Sequence[float]) -> tuple[float, float, float]:
@@ -66,7 +66,7 @@ def old_fit_bounds(hours: Sequence[float], used: Sequence[float]) -> tuple[float
     if n > 2:
         mh, mu = sum(hours) / n, sum(used) / n
         sxx = sum((h - mh) ** 2 for h in hours)
-        residual = sum((u - (mu + slope * (h - mh))) ** 2 for h, u in zip(hours, used))
+        residual = sum((u - (mu + slope * (h - mh))) ** 2 for h, u in zip(hours, used, strict=True))
         se = math.sqrt(residual / (n - 2) / sxx)
         low, high = min(low, max(slope - 2 * se, 0)), max(high, slope + 2 * se)
     return slope, low, high

@@ -21,6 +21,10 @@ if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 # Only where the target is not the user's own (a test installs into a temporary folder without sudo).
 as_owner() { if [ -w "$(dirname "$1")" ] || [ -w "$1" ]; then shift; "$@"; else shift; $sudo "$@"; fi; }
 
+if ! "$PYTHON" -c "import sys; sys.exit(sys.version_info < (3, 10))" 2>/dev/null; then
+    echo "install.sh: ssdwear needs Python 3.10 or later; $PYTHON is $("$PYTHON" -V 2>/dev/null || echo "not found"): set PYTHON (e.g. PYTHON=python3.11)" >&2
+    exit 1
+fi
 if ! "$PYTHON" -c "import venv, ensurepip" 2>/dev/null; then
     echo "install.sh: $PYTHON cannot make a virtual environment: install python3-venv (sh contrib/install-deps.sh does)" >&2
     exit 1

@@ -15,11 +15,11 @@ import math
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 import click
 
@@ -560,7 +560,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
     with opened(app, represents) as session:
         targets = _targets_to_reset(session, devices, device_type, all_, "measure")
         results = session.start(targets, force)
-        started = [t for t, r in zip(targets, results) if r.status == "reset"]
+        started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
         for r in results:
             if r.status != "reset":
                 say(f"{r.device}: {r.message}")

@@ -7,11 +7,11 @@ Every problem is reported as `FILE:LINE: KEY: what is wrong`, never as a traceba
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import ConfigError
 from .ratings import Rating

@@ -3,9 +3,9 @@ the CLI draws it (a progress bar) and reports at the end."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 from . import vendors
 from .assess import VALID_AFTER_MINUTES
@@ -45,7 +45,7 @@ def poll(session: Session, targets: Sequence[tuple[str, Optional[str]]], duratio
         elapsed = (session.clock() - started).total_seconds() / 60
         valid = True
         states = []
-        for (device, _), outcome in zip(targets, outcomes):
+        for (device, _), outcome in zip(targets, outcomes, strict=True):
             minutes = window_minutes(outcome)
             if isinstance(outcome, DriveError):
                 states.append((device, f"read failed: {outcome.message}"))

@@ -18,9 +18,10 @@ import codecs
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .errors import ParseError
 from .records import (

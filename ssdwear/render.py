@@ -181,7 +181,7 @@ def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
               for i, (name, _) in enumerate(_COLUMNS)]
     room = columns - (3 * len(_COLUMNS) + 1)  # borders and padding
     while sum(widths) > room:
-        slack, i = max((w - m, i) for i, (w, m) in enumerate(zip(widths, least)))
+        slack, i = max((w - m, i) for i, (w, m) in enumerate(zip(widths, least, strict=True)))
         if slack <= 0:
             return None
         widths[i] -= 1
@@ -191,10 +191,10 @@ def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
                          for line in text.split("\n"))
 
     t = Table(show_lines=False, expand=False)
-    for (name, justify), width in zip(_COLUMNS, widths):
+    for (name, justify), width in zip(_COLUMNS, widths, strict=True):
         t.add_column(wrap(name, width), justify=justify, width=width, no_wrap=True)  # type: ignore[arg-type]
     for row in rows:
-        t.add_row(*(Text(wrap(cell, width)) for cell, width in zip(row, widths)))
+        t.add_row(*(Text(wrap(cell, width)) for cell, width in zip(row, widths, strict=True)))
     return t
 
 

@@ -7,11 +7,11 @@ The CLI builds a Session from its options and calls these methods; everything he
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING, Optional
 
 from . import assess as assess_mod
 from . import history as history_mod
@@ -274,7 +274,7 @@ class Session:
         outcomes = self.read(devices)
         store = self.store(write=True)
         assert store is not None
-        for (device, dtype), outcome in zip(devices, outcomes):
+        for (device, dtype), outcome in zip(devices, outcomes, strict=True):
             if isinstance(outcome, DriveError):
                 results.append(StartResult(device, "failed", outcome.message))
                 continue

@@ -20,10 +20,10 @@ import os
 import sqlite3
 import stat
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .errors import StoreError
 from .records import LastLook, ResetRecord, Sample

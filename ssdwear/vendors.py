@@ -18,9 +18,9 @@ Intel DC S3700/S3610 datasheets (SMART attribute tables), ../shared/DOMAIN.md.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Optional
 
 from .records import (
     DEVSTAT_LOGICAL_SECTORS_READ,

@@ -378,7 +378,7 @@ def _busybox() -> Path:
 
 def _run(argv: Sequence[str], **kw: object) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(list(argv), capture_output=True, text=True, check=True, **kw)  # type: ignore[call-overload,no-any-return]
+        return subprocess.run(list(argv), capture_output=True, text=True, check=True, **kw)  # type: ignore[call-overload]
     except FileNotFoundError as e:
         raise QemuUnavailable(f"{argv[0]} is not installed") from e
     except subprocess.CalledProcessError as e:

@@ -77,7 +77,7 @@ def test_unreadable_files_are_reports_with_the_reason(tmp_path: Path) -> None:
 
 def test_errors_are_one_line_exceptions(tmp_path: Path) -> None:
     with pytest.raises(ssdwear.UsageError, match="list of paths"):
-        ssdwear.analyze_files(str(INTEL_710))  # type: ignore[arg-type]
+        ssdwear.analyze_files(str(INTEL_710))
     with pytest.raises(ssdwear.SsdwearError) as missing:
         ssdwear.read_drives(["/dev/sda"], smartctl=str(tmp_path / "no-smartctl"))
     assert "\n" not in str(missing.value)

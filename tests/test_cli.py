@@ -179,6 +179,7 @@ def test_one_failing_drive_does_not_stop_the_others(tmp_path: Path, text: str, e
     assert len(errors) == 1 and expect in errors[0].lower()
 
 
+@pytest.mark.slow
 def test_real_subprocess_timeout_kills_a_hung_call(fake_smartctl, monkeypatch) -> None:
     smartctl, _ = fake_smartctl(INTEL)
     monkeypatch.setenv("FAKE_SMARTCTL_HANG", "/dev/sdb")

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import pytest
 from conftest import CORPUS, CORPUS_MANIFEST
@@ -66,7 +66,7 @@ def manifest_rows(text: str) -> list[Row]:
                     f"MANIFEST row has {len(cells)} cells, header {len(header)}: {lines[i]}"
                 )
                 if "file" in header:
-                    rows.append(Row(heading, dict(zip(header, cells))))
+                    rows.append(Row(heading, dict(zip(header, cells, strict=False))))
                 i += 1
             continue
         i += 1

@@ -77,7 +77,7 @@ def series() -> dict[str, list[str]]:
 SERIES = series()
 
 
-@pytest.mark.parametrize("name", sorted(SERIES, key=lambda s: int(s[1:])))
+@pytest.mark.parametrize("name", sorted(SERIES, key=lambda s: int(str(s)[1:])))
 def test_same_drive_series_give_a_windowed_projection(name: str) -> None:
     files = SERIES[name]
     _, drives, _ = analyze(*files)

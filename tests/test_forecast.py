@@ -117,7 +117,7 @@ def test_levels_nest_and_only_calibrated_levels_are_accepted() -> None:
 def test_a_short_horizon_carries_the_chance_of_no_tick() -> None:
     readings = [Reading(20_000, 10, 60 * TB)]
     soon = forecast.rate_forecast(readings, horizon_hours=10)
-    assert soon.low == 0  # over 10 hours a 1 % indicator most likely shows no change
+    assert soon is not None and soon.low == 0  # over 10 hours a 1 % indicator most likely shows no change
     predicted, low, high = forecast.predicted_reading(soon, 10, 10)
     assert low == 10 and low <= predicted <= high
 

@@ -11,6 +11,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import ROOT
 from tools import require
 
@@ -21,6 +22,7 @@ def readme_first_command() -> str:
     return re.search(r"```\n\s*(sh contrib/install-deps\.sh.*?)\n\s*```", section, re.S).group(1).strip()
 
 
+@pytest.mark.slow  # pip installs ssdwear and its dependencies into a new venv (~10 s)
 def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_path: Path) -> None:
     python = require("/usr/bin/python3")
     command = readme_first_command()
@@ -52,3 +54,18 @@ def test_debians_python_refuses_a_plain_pip_install() -> None:
     python = require("/usr/bin/python3")
     marker = list(Path(python).resolve().parent.parent.glob("lib/python3*/EXTERNALLY-MANAGED"))
     assert marker, "Debian's python3 carries EXTERNALLY-MANAGED (PEP 668)"
+
+
+@pytest.mark.parametrize("python", ["old", "missing"])
+def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, python: str) -> None:
+    fake = tmp_path / "python3.9"
+    if python == "old":  # answers like RHEL 9's /usr/bin/python3
+        fake.write_text('#!/bin/sh\ncase "$1" in -V) echo "Python 3.9.18";; *) exit 1;; esac\n')
+        fake.chmod(0o755)
+    env = {**os.environ, "PYTHON": str(fake), "PREFIX": str(tmp_path / "venv"), "BINDIR": str(tmp_path / "bin")}
+    proc = subprocess.run(["sh", "contrib/install.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert "needs Python 3.10 or later" in line and "PYTHON=python3.11" in line
+    assert ("Python 3.9.18" if python == "old" else "not found") in line
+    assert not (tmp_path / "venv").exists()

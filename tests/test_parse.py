@@ -398,7 +398,7 @@ def test_smart_unavailable_and_disabled() -> None:
     ],
 )
 def test_thousands_separators(printed: str) -> None:
-    assert nvme_with("Data Units Written", printed).nvme.data_units_written == 2_603_733_369  # type: ignore[union-attr]
+    assert nvme_with("Data Units Written", printed).nvme.data_units_written == 2_603_733_369
 
 
 def test_dot_separator_is_never_a_decimal() -> None:

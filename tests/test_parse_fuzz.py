@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any, Optional
 
+import pytest
 from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,9 +20,11 @@ from ssdwear.errors import ParseError
 from ssdwear.parse import parse_output, parse_scan
 from ssdwear.records import Snapshot
 
+pytestmark = pytest.mark.slow  # hypothesis campaigns, ~7 s together
+
 CORPUS_FILES = sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in (".txt", ".json"))
 CORPUS_DATA = [p.read_bytes() for p in CORPUS_FILES]
-CORPUS_JSON = [json.loads(d) for p, d in zip(CORPUS_FILES, CORPUS_DATA) if p.suffix == ".json"]
+CORPUS_JSON = [json.loads(d) for p, d in zip(CORPUS_FILES, CORPUS_DATA, strict=True) if p.suffix == ".json"]
 
 # SSDWEAR_FUZZ_EXAMPLES raises the budget for a longer campaign; the default keeps this file under ~10 s.
 FUZZ = settings(

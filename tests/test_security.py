@@ -43,7 +43,7 @@ def invoke(args: list[str], app: App | None = None, input: str | None = None):
     return result
 
 
-def machine(tmp_path: Path, base: str = "intel", edits: dict[str, Callable[[dict[str, Any]], None]] | None = None
+def machine(tmp_path: Path, base: str = "intel", edits: dict[str, Callable[[dict[str, Any]], object]] | None = None
             ) -> Path:
     """A copy of a fixture machine whose JSON answers for some devices are edited (-x and -i alike)."""
     folder = tmp_path / f"machine-{base}"
@@ -242,6 +242,7 @@ def _damage_page(db: Path, page: int) -> None:
     db.write_bytes(bytes(data))
 
 
+@pytest.mark.slow
 def test_a_damaged_database_is_one_clear_error_for_sample_and_a_warning_for_report(tmp_path: Path) -> None:
     db = _sampled_db(tmp_path)
     pages = db.stat().st_size // 4096

@@ -157,7 +157,7 @@ def test_intel_counts_host_writes_in_32_mib_whatever_the_name() -> None:
     written = vendors.ata_host_written(snap)
     assert written is not None and written.bytes == 3 * 32 * 1024 * 1024
     generic = ata("WDC WDS500G2B0A", [attr(241, 3, 100, "Total_LBAs_Written")])
-    assert vendors.ata_host_written(generic).bytes == 3 * 512  # type: ignore[union-attr]
+    assert vendors.ata_host_written(generic).bytes == 3 * 512
 
 
 def test_impossible_timed_pattern_belongs_to_intel() -> None:
