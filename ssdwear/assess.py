@@ -21,6 +21,7 @@ from .records import (
     MINUTES_PER_YEAR,
     NVME_DATA_UNIT_BYTES,
     TIMER_SENTINELS,
+    DriveKind,
     DriveReport,
     Health,
     LastLook,
@@ -50,7 +51,7 @@ class Context:
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
 
 
-def drive_kind(snap: Snapshot) -> str:
+def drive_kind(snap: Snapshot) -> DriveKind:
     solid = snap.is_solid_state
     if solid is True:
         return "ssd"
@@ -141,32 +142,13 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         return pending(f"window not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
                        f"{_when_valid(ctx, e4)}", float(left))
 
-    if vendors.impossible_timed(snap, e2, e4):
-        return untrusted(f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
-                         "is a pattern of broken firmware counters, not a measurement")
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
         else None
-    if poh_minutes is not None and e4 > poh_minutes + 60:
-        return untrusted(f"E4h = {e4:,} minutes exceeds the drive's power-on time "
-                         f"({poh_minutes:,.0f} minutes = {snap.power_on_hours:,.0f} h)")
     wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    if used is not None and not used.at_least:
-        slack = max(2.0, 0.05 * used.percent) + 1.0
-        if wear_percent > used.percent + slack:
-            return untrusted(f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
-                             f"{used.percent:g} % in the drive's whole life")
-
-    if ctx.reset is not None and ctx.now is not None:
-        since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
-        if e4 > since_reset + 60:
-            warnings.append(f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear "
-                            f"reset this drive's timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
-    last_e4 = ctx.last_look.e4h_minutes if ctx.last_look is not None else None
-    if ctx.last_look is not None and last_e4 is not None and last_e4 not in TIMER_SENTINELS and e4 < last_e4:
-        ours = ctx.reset is not None and ctx.reset.at > ctx.last_look.at
-        if not ours:
-            warnings.append(f"the timed-workload timer was reset by someone else: E4h went from "
-                            f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now")
+    doubt = _implausible_window(snap, e2, e4, poh_minutes, used)
+    if doubt is not None:
+        return untrusted(doubt)
+    warnings.extend(_reset_warnings(ctx, e4))
 
     lifetime = None
     reason = None
@@ -180,6 +162,39 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
                     wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
     return TimedResult(window, lifetime, tuple(warnings), tuple(notes))
+
+
+def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[float],
+                        used: Optional[UsedReading]) -> Optional[str]:
+    """Why these E2h/E4h cannot be a measurement (None when they can)."""
+    if vendors.impossible_timed(snap, e2, e4):
+        return (f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
+                "is a pattern of broken firmware counters, not a measurement")
+    if poh_minutes is not None and e4 > poh_minutes + 60:
+        return (f"E4h = {e4:,} minutes exceeds the drive's power-on time "
+                f"({poh_minutes:,.0f} minutes = {snap.power_on_hours:,.0f} h)")
+    wear_percent = e2 / E2H_STEPS_PER_PERCENT
+    if used is not None and not used.at_least and wear_percent > used.percent + max(2.0, 0.05 * used.percent) + 1:
+        return (f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
+                f"{used.percent:g} % in the drive's whole life")
+    return None
+
+
+def _reset_warnings(ctx: Context, e4: int) -> list[str]:
+    """What the history says about the timer: our reset did not take, or someone else reset it."""
+    warnings = []
+    if ctx.reset is not None and ctx.now is not None:
+        since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
+        if e4 > since_reset + 60:
+            warnings.append(f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear "
+                            f"reset this drive's timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
+    last_e4 = ctx.last_look.e4h_minutes if ctx.last_look is not None else None
+    if ctx.last_look is not None and last_e4 is not None and last_e4 not in TIMER_SENTINELS and e4 < last_e4:
+        ours = ctx.reset is not None and ctx.reset.at > ctx.last_look.at
+        if not ours:
+            warnings.append(f"the timed-workload timer was reset by someone else: E4h went from "
+                            f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now")
+    return warnings
 
 
 def _when_valid(ctx: Context, minutes_so_far: int) -> str:
@@ -354,38 +369,17 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
             chosen, sharpened = sharpen(chosen, timed.lifetime)
             notes.extend(sharpened)
     warnings.extend(disagree)
-
-    if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
-        where = location(snap.device, snap.device_type) if snap.device else snap.source
-        warnings.append(f"drive swapped: {where} held serial {ctx.previous_serial} at the "
-                        f"last look and now holds {snap.serial}")
-    if snap.truncated:
-        warnings.append("the smartctl output was cut off (see the notes): figures from its last table may be "
-                        "missing, and no timed-workload window is read from it")
-    if not snap.power_on_hours_trusted:
-        warnings.append(f"power-on hours ({snap.power_on_hours:,.0f} h) are not plausible on this firmware; "
-                        "not used as a clock")
+    warnings.extend(_reading_warnings(snap, ctx))
     kind = drive_kind(snap)
-    if snap.smart_available is False:
-        notes.append("no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
-                     "controller's pass-through type with -d)")
-    elif kind == "hdd":
-        notes.append("HDD: no flash wear indicator; wear figures do not apply")
-    elif chosen is None and kind != "unknown":
-        notes.append("no lifetime wear indicator ssdwear can trust on this drive")
+    notes.extend(_coverage_notes(snap, kind, chosen))
     if chosen is not None and chosen.percent >= 100:
         warnings.append(f"rated endurance used up: {_pct(chosen)} used ({chosen.source})")
 
     h = health(snap)
     warnings.extend(health_warnings(h))
 
-    projection = None
     window = timed.window if timed is not None else None
-    since_reset = timed is not None and timed.lifetime is None  # a never-reset timer is the lifetime, not a window
-    if window is not None and window.valid and since_reset and window.minutes and window.wear_steps is not None:
-        projection = timed_projection(window, chosen, snap, ctx)
-    elif chosen is not None:
-        projection = lifetime_projection(chosen, snap, drive_writes.host_bytes_written, ctx.interval_level)
+    projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
     if projection is not None and projection.trend is not None:
         warnings.append(projection.trend.text)
 
@@ -413,6 +407,46 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
         source=snap.source,
     )
+
+
+def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
+    """What makes this reading itself suspect: another drive in the slot, a cut-off output, a bad clock."""
+    warnings = []
+    if ctx.previous_serial and snap.serial and ctx.previous_serial != snap.serial:
+        where = location(snap.device, snap.device_type) if snap.device else snap.source
+        warnings.append(f"drive swapped: {where} held serial {ctx.previous_serial} at the "
+                        f"last look and now holds {snap.serial}")
+    if snap.truncated:
+        warnings.append("the smartctl output was cut off (see the notes): figures from its last table may be "
+                        "missing, and no timed-workload window is read from it")
+    if not snap.power_on_hours_trusted:
+        warnings.append(f"power-on hours ({snap.power_on_hours:,.0f} h) are not plausible on this firmware; "
+                        "not used as a clock")
+    return warnings
+
+
+def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading]) -> list[str]:
+    """Why a drive has no wear figure, when it has none."""
+    if snap.smart_available is False:
+        return ["no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
+                "controller's pass-through type with -d)"]
+    if kind == "hdd":
+        return ["HDD: no flash wear indicator; wear figures do not apply"]
+    if chosen is None and kind != "unknown":
+        return ["no lifetime wear indicator ssdwear can trust on this drive"]
+    return []
+
+
+def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], snap: Snapshot, ctx: Context,
+                host_bytes_written: Optional[int]) -> Optional[Projection]:
+    """The timed window's projection when it measured one since a reset, else the lifetime average's."""
+    window = timed.window if timed is not None else None
+    since_reset = timed is not None and timed.lifetime is None  # a never-reset timer is the lifetime, not a window
+    if window is not None and window.valid and since_reset and window.minutes and window.wear_steps is not None:
+        return timed_projection(window, chosen, snap, ctx)
+    if chosen is not None:
+        return lifetime_projection(chosen, snap, host_bytes_written, ctx.interval_level)
+    return None
 
 
 def failed(device: str, message: str) -> DriveReport:

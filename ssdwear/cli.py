@@ -340,16 +340,18 @@ def opened(app: App, represents: Optional[float] = None) -> Iterator[Session]:
         session.close()
 
 
-def no_drives(session: Session) -> str:
-    """Why no drive was found, saying what actually failed."""
+def no_drives(session: Session) -> SsdwearError:
+    """The error for finding no drive, saying what actually failed."""
     from .trust import is_root
 
     if session.origin != "live":
-        return f"the recordings in {session.origin.split(':', 1)[1]} hold no drive"
-    if is_root():
-        return ("smartctl --scan-open found no drive: this machine shows no SMART devices (a VM or a container "
-                "without device access?), or they sit behind a RAID controller: name them with -d TYPE")
-    return "smartctl --scan-open found no drive it could open: reading drives takes root"
+        why = f"the recordings in {session.origin.split(':', 1)[1]} hold no drive"
+    elif is_root():
+        why = ("smartctl --scan-open found no drive: this machine shows no SMART devices (a VM or a container "
+               "without device access?), or they sit behind a RAID controller: name them with -d TYPE")
+    else:
+        why = "smartctl --scan-open found no drive it could open: reading drives takes root"
+    return SsdwearError(f"no drives found: {why}")
 
 
 def find_devices(app: App, session: Session, names: Sequence[str], device_type: Optional[str],
@@ -411,7 +413,7 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
         if not targets:
             if fmt in ("json", "yaml"):
                 emit_doc(envelope(app, session.origin, drives=[], raid_volumes=[]), fmt)
-            raise SsdwearError(f"no drives found: {no_drives(session)}")
+            raise no_drives(session)
         outcomes = session.read(targets)
         reports = session.assess(outcomes)
         unstored: list[tuple[str, str]] = []
@@ -435,7 +437,7 @@ def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: O
                          "every eligible drive")
     targets = session.devices(devices, device_type)
     if not targets:
-        raise SsdwearError(f"no drives found: {no_drives(session)}")
+        raise no_drives(session)
     return targets
 
 
@@ -516,7 +518,7 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
         if not targets:
             if fmt != "table":
                 emit_doc(envelope(app, session.origin, drives=[]), fmt)
-            raise SsdwearError(f"no drives found: {no_drives(session)}")
+            raise no_drives(session)
         rows = status_rows(session.read(targets), session.last_reset, app.clock())
     finally:
         session.close()
@@ -634,7 +636,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
     with opened(app) as session:
         targets = session.devices(devices, device_type)
         if not targets:
-            raise SsdwearError(f"no drives found: {no_drives(session)}")
+            raise no_drives(session)
         outcomes = session.read(targets)
         reports = session.assess(outcomes)
         directory = textfile or session.config.textfile_dir
@@ -748,7 +750,7 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
             session, targets = find_devices(app, first, devices, device_type)
             try:
                 if not targets:
-                    raise SsdwearError(f"no drives found: {no_drives(session)}")
+                    raise no_drives(session)
                 code, text = evaluate(session.assess(session.read(targets)), thresholds)
                 text += "".join(f"\n{v.device}: {v.note}" for v in session.raid_volumes)
             finally:
@@ -853,7 +855,7 @@ def scan(app: App, fmt: str) -> None:
     for message in session.warnings:
         say(f"warning: {message}")
     if not found:
-        fail(f"no drives found: {no_drives(session)}")
+        fail(str(no_drives(session)))
 
 
 __all__ = ["App", "cli", "main"]

@@ -5,6 +5,11 @@ The message (str(exc)) says what was wrong and what to do about it.
 
 from __future__ import annotations
 
+from typing import Literal
+
+# Why a drive could not be read or commanded; the CLI and session branch on these.
+DriveErrorKind = Literal["read", "timeout", "permission", "standby", "missing", "rejected", "raid-volume"]
+
 
 class SsdwearError(Exception):
     "Base class of every error ssdwear reports as a one-line message."
@@ -21,11 +26,11 @@ class SmartctlNotFound(SsdwearError):
 class DriveError(SsdwearError):
     "One drive could not be read or commanded; the other drives are still handled."
 
-    def __init__(self, device: str, message: str, kind: str = "read") -> None:
+    def __init__(self, device: str, message: str, kind: DriveErrorKind = "read") -> None:
         super().__init__(f"{device}: {message}")
         self.device = device
         self.message = message
-        self.kind = kind  # 'read', 'timeout', 'permission', 'standby', 'missing', 'rejected', 'refused'
+        self.kind: DriveErrorKind = kind
 
 
 class StoreError(SsdwearError):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Optional
+from typing import Any, Literal, Optional
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -19,6 +19,10 @@ E2H_STEPS_PER_PERCENT = 1024
 # Raw values Intel's timed-workload attributes hold until 60 power-on minutes after a reset.
 TIMER_SENTINELS = (0xFFFF, 0xFFFFFFFF)
 MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count a year
+
+# A measured window: Intel's timed workload since a reset, two or more saved outputs of one drive, the history.
+WindowKind = Literal["timed-workload", "readings", "history"]
+DriveKind = Literal["ssd", "hdd", "unknown"]
 
 Clock = Callable[[], datetime]  # the time source every layer is given (tests pass a fixed one)
 
@@ -167,7 +171,7 @@ class UsedSource:
 class Window:
     """A measured wear window: Intel's timed workload (E2h/E3h/E4h) or two readings of one counter."""
 
-    kind: str  # 'timed-workload' or 'readings' (two or more saved outputs of one drive)
+    kind: WindowKind
     valid: bool
     reason: Optional[str] = None  # why the window is not valid (yet), or how it was formed
     minutes: Optional[float] = None  # E4h power-on minutes, or power-on minutes between readings
@@ -253,7 +257,7 @@ class DriveReport:
     wwn: Optional[str] = None
     firmware: Optional[str] = None
     interface: str = "unknown"
-    kind: str = "unknown"  # 'ssd', 'hdd' or 'unknown'
+    kind: DriveKind = "unknown"
     capacity_bytes: Optional[int] = None
     power_on_hours: Optional[float] = None
     used_percent: Optional[float] = None

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Literal, Optional
 
 from . import assess as assess_mod
 from . import history as history_mod
@@ -283,7 +283,7 @@ class Session:
 
     def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool
                    ) -> StartResult:
-        def result(status: str, message: str) -> StartResult:
+        def result(status: StartStatus, message: str) -> StartResult:
             return StartResult(device, status, message, snap.serial, snap.model)
 
         refusal = vendors.reset_refusal(snap)
@@ -327,10 +327,14 @@ class Session:
         return result("reset", f"{sent}; the window is valid after 60 power-on minutes{forced}")
 
 
+# What start did to one drive; 'unrecorded': the reset was sent but could not be recorded.
+StartStatus = Literal["reset", "refused", "rejected", "failed", "unrecorded"]
+
+
 @dataclass(frozen=True)
 class StartResult:
     device: str
-    status: str  # 'reset', 'refused', 'rejected', 'failed', 'unrecorded' (reset sent, recording failed)
+    status: StartStatus
     message: str
     serial: Optional[str] = None
     model: Optional[str] = None

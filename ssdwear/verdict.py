@@ -4,23 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Optional
+from typing import Final, Literal, Optional
 
 from .config import DEFAULT_THRESHOLDS, Threshold
 from .records import DriveReport
 
-KEEP, WATCH, RETIRE = "keep", "watch", "retire"
-_RANK = {KEEP: 0, WATCH: 1, RETIRE: 2}
+Level = Literal["keep", "watch", "retire"]
+KEEP: Final = "keep"
+WATCH: Final = "watch"
+RETIRE: Final = "retire"
+_RANK: dict[Level, int] = {KEEP: 0, WATCH: 1, RETIRE: 2}
 
 
 @dataclass(frozen=True)
 class Verdict:
-    level: str  # keep / watch / retire
+    level: Level
     reasons: tuple[str, ...]  # why (every finding, worst first)
     facts: tuple[str, ...] = ()  # what was looked at and was fine
 
 
-def _higher_is_worse(value: float, t: Threshold) -> str:
+def _higher_is_worse(value: float, t: Threshold) -> Level:
     if t.critical is not None and value >= t.critical:
         return RETIRE
     if t.warning is not None and value >= t.warning:
@@ -28,7 +31,7 @@ def _higher_is_worse(value: float, t: Threshold) -> str:
     return KEEP
 
 
-def _lower_is_worse(value: float, t: Threshold) -> str:
+def _lower_is_worse(value: float, t: Threshold) -> Level:
     if t.critical is not None and value <= t.critical:
         return RETIRE
     if t.warning is not None and value <= t.warning:
@@ -39,10 +42,10 @@ def _lower_is_worse(value: float, t: Threshold) -> str:
 def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) -> Verdict:
     """Every finding with its level; the verdict is the worst of them."""
     t = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
-    findings: list[tuple[str, str]] = []
+    findings: list[tuple[Level, str]] = []
     facts: list[str] = []
 
-    def add(level: str, text: str) -> None:
+    def add(level: Level, text: str) -> None:
         if level == KEEP:
             facts.append(text)
         else:
@@ -64,12 +67,12 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
             add(RETIRE, f"available spare {spare} % is below the drive's threshold {floor} %")
         else:
             add(_lower_is_worse(spare, t["spare_percent"]), f"available spare {spare} % (drive threshold {floor} %)")
-    for value, what, level in ((h.media_errors, "media/data integrity or uncorrected errors", WATCH),
-                               (h.reallocated_sectors, "reallocated sectors / grown defects", WATCH),
-                               (h.pending_sectors, "pending sectors", WATCH),
-                               (h.uncorrectable_errors, "uncorrectable errors", WATCH)):
+    for value, what in ((h.media_errors, "media/data integrity or uncorrected errors"),
+                        (h.reallocated_sectors, "reallocated sectors / grown defects"),
+                        (h.pending_sectors, "pending sectors"),
+                        (h.uncorrectable_errors, "uncorrectable errors")):
         if value:
-            add(level, f"{value:,} {what}")
+            add(WATCH, f"{value:,} {what}")
     if r.used_percent is not None:
         shown = f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} %"
         add(_higher_is_worse(r.used_percent, t["used_percent"]), f"wear used {shown} of rated endurance "
