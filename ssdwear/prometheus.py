@@ -71,8 +71,9 @@ def _fmt(value: float) -> str:
     return repr(float(value))
 
 
-def samples(r: DriveReport) -> list[tuple[str, str, float]]:
-    """(metric name, label string, value) for one drive."""
+def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
+    """(metric name, label string, value) of every exposition line for one drive ("sample" in ssdwear means a
+    stored reading and the command that stores it)."""
     base = [("device", r.device), ("model", r.model), ("serial", r.serial)]
     out: list[tuple[str, str, float]] = []
 
@@ -124,7 +125,7 @@ def exposition(reports: Sequence[DriveReport], now_unix: float) -> str:
     """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order."""
     by_name: dict[str, list[str]] = {name: [] for name in METRICS}
     for r in reports:
-        for name, labels, value in samples(r):
+        for name, labels, value in metric_lines(r):
             by_name[name].append(f"{name}{labels} {_fmt(value)}")
     by_name["ssdwear_last_run_timestamp_seconds"].append(f"ssdwear_last_run_timestamp_seconds {_fmt(now_unix)}")
     by_name["ssdwear_drives"].append(f"ssdwear_drives {len(reports)}")
