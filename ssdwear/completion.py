@@ -43,7 +43,7 @@ def _opt(param: click.Option) -> Opt:
         choices = tuple(str(c) for c in param.type.choices)
     elif isinstance(param.type, click.Path):
         kind = "dir" if not param.type.file_okay else "file"
-    elif param.metavar in ("PATH", "FILE"):
+    elif param.metavar == "PATH" or "FILE" in (param.metavar or ""):  # 'FILE', 'DEVICE|SERIAL|FILE'
         kind = "file"
     elif param.metavar == "DIR":
         kind = "dir"

@@ -278,7 +278,7 @@ class _Reader:
 
     def rating(self, node: Any, key: str) -> Rating:
         fields = self.mapping(node, key)
-        allowed = {"model", "serial", "tbw", "dwpd", "warranty_years", "note"}
+        allowed = {"model", "serial", "tbw", "dwpd", "warranty_years", "note", "capacity", "nand"}
         for name, (key_node, _) in fields.items():
             if name not in allowed:
                 raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
@@ -300,6 +300,15 @@ class _Reader:
                  if "warranty_years" in fields else None)
         if tbw is None and (dwpd is None or years is None):
             raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB) or both 'dwpd' and 'warranty_years'")
+        # For `plan`: the nominal capacity (DWPD ratings need it when no drive says it) and the raw NAND (the
+        # spare-area model needs it).
+        capacity = self.convert(fields["capacity"][1], f"{key}.capacity", parse_bytes) if "capacity" in fields \
+            else None
+        nand = self.convert(fields["nand"][1], f"{key}.nand", parse_bytes) if "nand" in fields else None
+        if nand is not None and (capacity is None or nand <= capacity):
+            raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
+                                                               "(e.g. capacity: 200 GB, nand: 320 GiB)")
         note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
             f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years")
-        return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years)
+        return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
+                      nominal_capacity_bytes=capacity, nand_bytes=nand)

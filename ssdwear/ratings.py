@@ -1,11 +1,23 @@
-"""Rated write endurance (TBW) per model, and the config entries that extend it. TB and PB are decimal."""
+"""Rated write endurance (TBW) per model: the catalogue shipped in ratings.yaml, and the config entries that extend
+it. TB and PB are decimal.
+
+One table serves two uses:
+- `report` attaches a rating to a drive (find_rating): the config's entries first, then the catalogue's entries
+  whose model pattern was checked against a real model string (`model_verified`), whose pattern matches the
+  whole model string and whose capacity the drive does not exceed. An entry built from a part number only
+  never attaches to a drive: a wrong pattern would put a wrong rating on it.
+- `plan` weighs every entry as a candidate, verified or not, rated or not (unrated ones are shown as such).
+"""
 
 from __future__ import annotations
 
+import functools
+import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Optional
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Optional
 
 from .records import Snapshot
 
@@ -13,13 +25,31 @@ TB = 10**12
 PB = 10**15
 GB = 10**9
 
+CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"
+# A drive reports slightly more than its nominal (IDEMA) capacity: 200,049,647,616 bytes for "200 GB".
+CAPACITY_SLACK = 1.02
+# A drive whose user capacity is at most this share of its model's nominal capacity shows extra spare area.
+SPARE_AREA_CAPACITY_SHARE = 0.85
+SOURCE_KINDS = ("vendor-doc", "vendor-release", "oem-doc", "review", "compilation", "integrator")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a catalogue figure comes from."""
+
+    title: str
+    url: str
+    date: str  # publication or document revision; 'n/d' when the source shows none
+    kind: str  # one of SOURCE_KINDS
+
 
 @dataclass(frozen=True)
 class Rating:
     """Rated endurance of a model (regex on the model string) or of one drive (serial).
 
     Either `bytes` (TBW) or `dwpd` + `warranty_years`, which Intel's formula turns into bytes for the
-    drive's capacity: TBW = DWPD x capacity x 365 x warranty years.
+    drive's capacity: TBW = DWPD x capacity x 365 x warranty years. Catalogue entries also say what the drive
+    is, where the figure comes from and, where a source states them, its raw NAND and published spare-area rating.
     """
 
     bytes: Optional[int]
@@ -27,30 +57,67 @@ class Rating:
     model: Optional[str] = None  # regular expression searched in the model string (case-insensitive)
     serial: Optional[str] = None  # exact serial number
     nominal_capacity_bytes: Optional[int] = None  # marketed capacity, to recognise extra spare area
-    spare_area_bytes: Optional[int] = None  # rating with +20 % spare area (user capacity <= 85 % of nominal)
+    spare_area_bytes: Optional[int] = None  # published rating with part of the user capacity left unused
     dwpd: Optional[float] = None  # drive writes per day over the warranty
     warranty_years: Optional[float] = None
+    spare_area_percent: Optional[float] = None  # share of the user capacity left unused for spare_area_bytes
+    spare_area_wording: Optional[str] = None  # how the source words it ('w/ +20% Spare Area')
+    vendor: Optional[str] = None
+    family: Optional[str] = None
+    nand_bytes: Optional[int] = None  # raw NAND on the board (binary units, as teardowns count it)
+    reserved_bytes: Optional[int] = None  # NAND holding parity: neither user data nor spare for garbage collection
+    interface: Optional[str] = None  # 'sata', 'nvme', 'sas'
+    drive_class: Optional[str] = None  # 'datacenter' or 'client'
+    workload: Optional[str] = None  # what the rating assumes, as far as the source says
+    source: Optional[Source] = None
+    verified: bool = False  # the model pattern was checked against a real model string: it may attach to drives
+    missing: Optional[str] = None  # an entry without a rating: what was looked for and not found
+    origin: str = "config"  # 'config' or 'built-in' (the catalogue)
 
     def bytes_for(self, capacity_bytes: Optional[int]) -> Optional[int]:
         if self.bytes is not None:
             return self.bytes
-        if self.dwpd is not None and self.warranty_years is not None and capacity_bytes:
-            return int(self.dwpd * capacity_bytes * 365 * self.warranty_years)
+        capacity = self.nominal_capacity_bytes or capacity_bytes
+        if self.dwpd is not None and self.warranty_years is not None and capacity:
+            return int(self.dwpd * capacity * 365 * self.warranty_years)
         return None
 
+    @property
+    def rated(self) -> bool:
+        return self.bytes is not None or (self.dwpd is not None and self.warranty_years is not None)
 
-# Seed figures: Intel SSD 710 and X25-E product briefs as quoted by the AnandTech Intel SSD 710 review
-# (2011): 4 KB random writes; the 710 figures in brackets apply with +20 % spare area.
-BUILTIN_RATINGS: Sequence[Rating] = (
-    Rating(500 * TB, "Intel SSD 710 100 GB: 500 TB (900 TB with +20 % spare area)", model=r"SSDSA2BZ100G3",
-           nominal_capacity_bytes=100 * GB, spare_area_bytes=900 * TB),
-    Rating(1 * PB, "Intel SSD 710 200 GB: 1.0 PB (1.5 PB with +20 % spare area)", model=r"SSDSA2BZ200G3",
-           nominal_capacity_bytes=200 * GB, spare_area_bytes=1500 * TB),
-    Rating(1100 * TB, "Intel SSD 710 300 GB: 1.1 PB (1.5 PB with +20 % spare area)", model=r"SSDSA2BZ300G3",
-           nominal_capacity_bytes=300 * GB, spare_area_bytes=1500 * TB),
-    Rating(1 * PB, "Intel X25-E 32 GB: 1.0 PB", model=r"SSDSA[12]SH032G1"),
-    Rating(2 * PB, "Intel X25-E 64 GB: 2.0 PB", model=r"SSDSA[12]SH064G1"),
-)
+    @property
+    def name(self) -> str:
+        """'Intel SSD 710 200 GB': vendor, family (without its parenthesis) and capacity; a config entry by its note
+        and pattern."""
+        if self.origin == "config":
+            return f"{self.note} [config: /{self.model or self.serial}/]"
+        family = re.sub(r"\s*\(.*\)\s*$", "", self.family or "").strip()
+        parts = [self.vendor or "", family, capacity_text(self.nominal_capacity_bytes)]
+        return " ".join(p for p in parts if p) or self.note
+
+    def figure(self) -> str:
+        """The rating as it is stated: '1.0 PB', '10 DWPD x 5 y' (drive writes per day over 5 years), or
+        'rating unknown'."""
+        if self.bytes is not None:
+            return bytes_text(self.bytes)
+        if self.dwpd is not None and self.warranty_years is not None:
+            return f"{self.dwpd:g} DWPD x {self.warranty_years:g} y"
+        return "rating unknown"
+
+
+def capacity_text(count: Optional[float]) -> str:
+    """Nominal capacities as vendors write them: '200 GB', '1.92 TB'."""
+    if not count:
+        return ""
+    return f"{count / TB:g} TB" if count >= TB else f"{count / GB:g} GB"
+
+
+def bytes_text(count: float) -> str:
+    """Ratings as vendors write them: '500 TB', '1.1 PB', '8.76 PB'."""
+    value, unit = (count / PB, "PB") if count >= PB else (count / TB, "TB")
+    text = f"{value:.3g}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{text if '.' in text or value >= 10 else text + '.0'} {unit}"
 
 
 @dataclass(frozen=True)
@@ -59,8 +126,26 @@ class AppliedRating:
     source: str
 
 
+def model_matches(rating: Rating, model: str) -> bool:
+    return bool(rating.model) and re.search(str(rating.model), model, re.I) is not None
+
+
+def capacity_fits(rating: Rating, capacity_bytes: Optional[int]) -> bool:
+    """A drive is not larger than its model's nominal capacity (the pattern would be wrong); smaller is fine
+    (part of it may be left unused, or hidden by a host protected area)."""
+    if not capacity_bytes or not rating.nominal_capacity_bytes:
+        return True
+    return capacity_bytes <= rating.nominal_capacity_bytes * CAPACITY_SLACK
+
+
+def attaches(rating: Rating, snap: Snapshot) -> bool:
+    """Whether a catalogue entry describes this drive: a verified pattern, the whole model string, a fitting
+    capacity."""
+    return rating.verified and model_matches(rating, snap.model or "") and capacity_fits(rating, snap.capacity_bytes)
+
+
 def find_rating(snap: Snapshot, configured: Sequence[Rating] = ()) -> Optional[AppliedRating]:
-    """The rating for this drive: a configured serial first, then configured models, then the built-in table."""
+    """The rating for this drive: a configured serial first, then configured models, then the catalogue."""
     model = snap.model or ""
     by_serial = [(r, f"serial {r.serial}") for r in configured if r.serial and r.serial == snap.serial]
     by_model = [(r, f"model /{r.model}/") for r in configured
@@ -69,11 +154,99 @@ def find_rating(snap: Snapshot, configured: Sequence[Rating] = ()) -> Optional[A
         value = rating.bytes_for(snap.capacity_bytes)
         if value:
             return AppliedRating(value, f"config ({where}): {rating.note}")
-    for rating in BUILTIN_RATINGS:
-        if rating.model and re.search(rating.model, model, re.I) and rating.bytes:
-            if (rating.spare_area_bytes and rating.nominal_capacity_bytes and snap.capacity_bytes
-                    and snap.capacity_bytes <= 0.85 * rating.nominal_capacity_bytes):
-                return AppliedRating(rating.spare_area_bytes,
-                                     f"built-in: {rating.note}; user capacity shows the extra spare area")
-            return AppliedRating(rating.bytes, f"built-in: {rating.note}")
+    for rating in catalogue():
+        if not rating.rated or not attaches(rating, snap):
+            continue
+        value = rating.bytes_for(snap.capacity_bytes)
+        if value is None:
+            continue
+        if (rating.spare_area_bytes and rating.nominal_capacity_bytes and snap.capacity_bytes
+                and snap.capacity_bytes <= SPARE_AREA_CAPACITY_SHARE * rating.nominal_capacity_bytes):
+            return AppliedRating(rating.spare_area_bytes,
+                                 f"built-in: {rating.note}; user capacity shows the extra spare area")
+        return AppliedRating(value, f"built-in: {rating.note}")
     return None
+
+
+# ------------------------------------------------------------------------------------------------
+# The catalogue file
+
+
+class CatalogueError(ValueError):
+    """ratings.yaml does not hold what ssdwear expects (a packaging bug: the tests validate the file)."""
+
+
+@functools.lru_cache(maxsize=1)
+def catalogue() -> tuple[Rating, ...]:
+    """Every entry of the shipped ratings.yaml, rated first, then the unrated ones (read once)."""
+    return load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))
+
+
+def load_catalogue(text: str) -> tuple[Rating, ...]:
+    import yaml
+
+    doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # a safe loader
+    if not isinstance(doc, dict) or doc.get("schema") != 1:
+        raise CatalogueError("ratings catalogue: expected a mapping with 'schema: 1'")
+    entries = [(e, True) for e in doc.get("ratings") or []] + [(e, False) for e in doc.get("unrated") or []]
+    return tuple(_entry(e, rated, i) for i, (e, rated) in enumerate(entries))
+
+
+def _entry(e: Any, rated: bool, index: int) -> Rating:
+    def need(key: str, kind: type) -> Any:
+        value = e.get(key) if isinstance(e, dict) else None
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise CatalogueError(f"ratings catalogue entry {index}: '{key}' missing or not a {kind.__name__}")
+        return value
+
+    def number(key: str) -> Optional[float]:
+        value = e.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+            raise CatalogueError(f"ratings catalogue entry {index}: '{key}' must be a positive number")
+        return float(value)
+
+    model = need("model", str)
+    try:
+        re.compile(model)
+    except re.error as exc:
+        raise CatalogueError(f"ratings catalogue entry {index}: model /{model}/ is not a regular expression: {exc}") \
+            from None
+    src = need("source", dict)
+    source = Source(str(src.get("title", "")), str(src.get("url", "")), str(src.get("date", "")),
+                    str(src.get("kind", "")))
+    tbw, dwpd, years = number("tbw_bytes"), number("dwpd"), number("warranty_years")
+    if rated and (tbw is None) == (dwpd is None):
+        raise CatalogueError(f"ratings catalogue entry {index}: needs exactly one of tbw_bytes and dwpd")
+    if dwpd is not None and years is None:
+        raise CatalogueError(f"ratings catalogue entry {index}: dwpd needs warranty_years")
+    spare = e.get("spare_area") or {}
+    capacity, nand, reserved = number("capacity_bytes"), number("nand_bytes"), number("reserved_bytes")
+    rating = Rating(
+        bytes=int(tbw) if tbw is not None else None, note="", model=model,
+        nominal_capacity_bytes=int(capacity) if capacity else None,
+        spare_area_bytes=int(spare["tbw_bytes"]) if spare else None, dwpd=dwpd, warranty_years=years,
+        spare_area_percent=float(spare["percent"]) if spare else None,
+        spare_area_wording=str(spare.get("wording")) if spare else None,
+        vendor=need("vendor", str), family=str(need("family", str)),
+        nand_bytes=int(nand) if nand else None, reserved_bytes=int(reserved) if reserved else None,
+        interface=e.get("interface"), drive_class=e.get("class"), workload=e.get("workload"), source=source,
+        verified=bool(e.get("model_verified")), missing=None if rated else str(need("missing", str)),
+        origin="built-in")
+    return replace(rating, note=_note(rating))
+
+
+def _note(r: Rating) -> str:
+    """'Intel SSD 710 200 GB: 1 PB (1.5 PB w/ +20% Spare Area); AnandTech, ... (2011-09-30)'."""
+    figure = r.figure()
+    if r.spare_area_bytes:
+        figure += f" ({bytes_text(r.spare_area_bytes)} {r.spare_area_wording})"
+    cited = f"; {r.source.title} ({r.source.date})" if r.source else ""
+    return f"{r.name}: {figure}{cited}"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "BUILTIN_RATINGS":  # the catalogue's rated entries, under the name earlier versions used
+        return tuple(r for r in catalogue() if r.rated)
+    raise AttributeError(name)

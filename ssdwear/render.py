@@ -166,7 +166,12 @@ def _cells(r: DriveReport) -> tuple[str, ...]:
 
 
 def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
-    """The table, laid out here so that no word is ever cut: every column at least as wide as its longest word
+    """The report's table, or None when it does not fit in `columns` (see _grid)."""
+    return _grid(_COLUMNS, [_cells(r) for r in reports], columns)
+
+
+def _grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], columns: int) -> Optional[Any]:
+    """A table laid out here so that no word is ever cut: every column at least as wide as its longest word
     (a serial, a device name, a figure), the widest columns narrowed first, each cell wrapped between words.
     None when even that does not fit in `columns`."""
     import textwrap
@@ -174,12 +179,11 @@ def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
     from rich.table import Table
     from rich.text import Text
 
-    rows = [_cells(r) for r in reports]
     least = [max([len(word) for word in name.split()] + [len(word) for row in rows for word in row[i].split()])
-             for i, (name, _) in enumerate(_COLUMNS)]
+             for i, (name, _) in enumerate(header)]
     widths = [max([len(name)] + [len(line) for row in rows for line in row[i].split("\n")])
-              for i, (name, _) in enumerate(_COLUMNS)]
-    room = columns - (3 * len(_COLUMNS) + 1)  # borders and padding
+              for i, (name, _) in enumerate(header)]
+    room = columns - (3 * len(header) + 1)  # borders and padding
     while sum(widths) > room:
         slack, i = max((w - m, i) for i, (w, m) in enumerate(zip(widths, least, strict=True)))
         if slack <= 0:
@@ -191,7 +195,7 @@ def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
                          for line in text.split("\n"))
 
     t = Table(show_lines=False, expand=False)
-    for (name, justify), width in zip(_COLUMNS, widths, strict=True):
+    for (name, justify), width in zip(header, widths, strict=True):
         t.add_column(wrap(name, width), justify=justify, width=width, no_wrap=True)  # type: ignore[arg-type]
     for row in rows:
         t.add_row(*(Text(wrap(cell, width)) for cell, width in zip(row, widths, strict=True)))
@@ -412,3 +416,85 @@ def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
     written = [(t, s.host_bytes_written / 1e12) for t, s in stamp if s.host_bytes_written is not None]
     lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------
+# plan: which drive lasts how long under this workload
+
+
+_FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
+
+
+def _margin(c: Any, target: float) -> str:
+    if c.years_low is None:
+        return "-"
+    return f"{c.years_low - target:+.1f}"
+
+
+def _span(low: float, high: float) -> str:
+    """'137-156 GB' (one unit when both share it), else '900 GB-1.2 TB'."""
+    a, b = human_bytes(low), human_bytes(high)
+    if a.split()[-1] == b.split()[-1]:
+        return f"{a.split()[0]}-{b}"
+    return f"{a}-{b}"
+
+
+def _lines(text: str, columns: int, style: str = "") -> list[Any]:
+    """A paragraph wrapped between words at `columns`, later lines indented by two."""
+    import textwrap
+
+    from rich.text import Text
+
+    return [Text(line, style=style) for line in textwrap.wrap(text, width=max(columns, 40), subsequent_indent="  ",
+                                                              break_long_words=False, break_on_hyphens=False)]
+
+
+def plan_view(result: Any, columns: int) -> Any:
+    """The plan for people: the workload and what it rests on, the candidates (a table where it fits, else one
+    block each), then the notes, each said once with the candidates it concerns."""
+    from rich.console import Group
+    from rich.text import Text
+
+    w, target = result.workload, result.target_years
+    currency = "rated writes" if w.kind == "rated-writes" else "host writes"
+    spread = "" if w.low is None or w.high is None else f" ({_span(w.low, w.high)})"
+    what = {"exact": "exact, as given", "resolution": "range: the counter's resolution",
+            "calibrated": f"range: {(w.interval_level or 0) * 100:g} % prediction interval", "none": "no interval"}
+    parts: list[Any] = []
+    parts += _lines(f"Workload: {human_bytes(w.bytes_per_day)} a day of {currency}{spread}; "
+                          f"{what[w.interval]}", columns, "bold")
+    parts += _lines(w.basis, columns)
+    if w.kind == "rated-writes":
+        parts += _lines("Rated writes are bytes of the rating's own workload that wear a drive as fast: they "
+                              "compare directly with ratings on that workload, only roughly with ratings on others "
+                              "(client or JEDEC enterprise workloads).", columns, "dim")
+    else:
+        parts += _lines("Host writes are compared with each rating's bytes written; how hard a workload "
+                              "wears a drive per byte (its write amplification) differs from the rating's own "
+                              "workload.", columns, "dim")
+    parts += _lines(f"Target: {target:g} years; years are judged on the pessimistic bound.", columns)
+    header = (("Candidate", "left"), ("Rated", "right"), ("Years", "right"), (f"Meets {target:g} y", "left"),
+              ("Margin", "right"), ("Warranty", "right"))
+    rows = [(c.name, c.rating_text, fmt_range(c.years, c.years_low, c.years_high), _FIT_WORDS[c.fit],
+             _margin(c, target), f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
+            for c in result.candidates]
+    table = _grid(header, rows, columns) if tables_wanted() else None
+    if table is not None:
+        parts.append(table)
+    else:
+        for row in rows:
+            parts.append(Text(row[0], style="bold"))
+            for (label, _), value in zip(header[1:], row[1:], strict=True):
+                parts += _wrapped(label.lower(), value, columns)
+    parts += _lines(f"Years: the range in brackets is the workload's; Margin: the pessimistic bound minus "
+                          f"{target:g} years.", columns, "dim")
+    by_note: dict[str, list[str]] = {}
+    for c in result.candidates:
+        for note in c.notes:
+            by_note.setdefault(note, []).append(c.name)
+    for note in result.notes:
+        parts += _lines(note, columns)
+    for note, names in by_note.items():
+        who = ", ".join(names) if len(names) <= 3 else f"{len(names)} candidates ({', '.join(names[:2])}, ...)"
+        parts += _lines(f"{who}: {note}", columns, "dim")
+    return Group(*parts)

@@ -48,6 +48,43 @@ def parse_bytes(text: object) -> int:
     return int(value)
 
 
+_RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]i?b|b)\s*(?:/|\s+per\s+|\s+a\s+)\s*"
+                   r"(d|days?|w|wk|weeks?|mo|months?|y|yr|years?)\s*$", re.I)
+_DWPD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*dwpd\s*(?:(?:@|\s+of\s+|\s+x\s+)\s*(.+?))?\s*$", re.I)
+# Each period the rate may be given per: its name and its length in days (a month is 1/12 of a 365-day year).
+_PERIODS = (("mo", "month", 365 / 12), ("d", "day", 1.0), ("w", "week", 7.0), ("y", "year", 365.0))
+WRITE_RATE_FORMS = "e.g. 145GB/day, 1 TB/week, 3TB/month, 50 TiB/year or 1DWPD@1.92TB"
+
+
+def parse_write_rate(text: str) -> tuple[float, str]:
+    """'145GB/day', '1 TB per week', '3TB/month', '0.5 DWPD@960GB' -> (bytes per day, the rate in words).
+
+    GB/TB/PB are decimal, GiB/TiB binary; a month is 1/12 of a 365-day year. DWPD (drive writes per day) needs
+    the capacity it counts. Raises ValueError with a usable message.
+    """
+    raw = str(text)
+    match = _RATE.match(raw)
+    if match:
+        number, unit, period = float(match.group(1)), match.group(2), match.group(3).lower()
+        name, days = next((name, days) for prefix, name, days in _PERIODS if period.startswith(prefix))
+        if number <= 0:
+            raise ValueError(f"'{text}' is not a positive write rate")
+        return parse_bytes(f"{number}{unit}") / days, f"{number:g} {unit} a {name}"
+    match = _DWPD.match(raw)
+    if match:
+        dwpd, of = float(match.group(1)), match.group(2)
+        try:
+            capacity = parse_bytes(of or "")
+        except ValueError:
+            raise ValueError(f"'{text}': DWPD counts drive writes per day, so it needs the drive's capacity, "
+                             "e.g. 1DWPD@1.92TB") from None
+        if dwpd <= 0:
+            raise ValueError(f"'{text}' is not a positive write rate")
+        return dwpd * capacity, f"{dwpd:g} DWPD of {human_bytes(capacity)}"
+    raise ValueError(f"'{text}' is not a write rate: give a size per day, week, month or year, or DWPD of a "
+                     f"capacity ({WRITE_RATE_FORMS})")
+
+
 def human_bytes(count: Optional[float]) -> str:
     if count is None:
         return "-"

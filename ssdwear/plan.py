@@ -1,0 +1,563 @@
+"""Which drive lasts how long under this workload: the workload a drive measured (or one given by hand) against
+every candidate's rated endurance, with the spare-area model where asked. Pure: no I/O, no clock.
+
+The workload is bytes per day in one of two currencies, and carries which:
+- `rated-writes`: the wear rate a drive measured times that drive's own rating (the seed's method: 0.0145 % of a
+  200 GB Intel SSD 710's 1.0 PB a day = 145 GB a day of the 710's rated 4 KB random writes). These are the bytes
+  of the rating's own workload that would wear the drive as fast, not the bytes the host wrote;
+- `host-writes`: bytes the host wrote a day, from the drive's counters (fitted over the stored history, else its
+  lifetime average) or given by hand (--host-writes).
+Either is set against each candidate's rating in bytes: years = rated bytes / (bytes a day x 365).
+
+Every measured drive is also a candidate "as measured": its own projected life as a new drive (`report`'s
+`years_new_drive`), which needs no rating at all (the SSD 320 of the seed: 4.6 years).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from . import spare as spare_mod
+from .ratings import Rating, attaches, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
+from .records import DriveReport, Projection, Sample, Snapshot, Writes
+
+DAYS_PER_YEAR = 365
+FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A drive the workload was measured on: its report (from a device, saved outputs or the history) and the
+    catalogue entry that describes its model, when one does."""
+
+    report: DriveReport
+    where: str  # the device, the file(s), or 'history:DB'
+    entry: Optional[Rating] = None  # the (verified) catalogue or config entry of its model
+    origin: str = "files"  # as the JSON envelope's origin: 'live', 'files', 'replay:DIR', 'history:DB'
+
+    @property
+    def label(self) -> str:
+        return " ".join(x for x in (self.report.model, self.report.serial and f"[{self.report.serial}]") if x) \
+            or self.where
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Bytes a day, in the currency `kind` says, with its interval (None: exact, as given by hand)."""
+
+    kind: str  # 'rated-writes' or 'host-writes'
+    bytes_per_day: float
+    low: Optional[float]
+    high: Optional[float]
+    interval: str  # 'exact' (given by hand), 'resolution' (a timed window), 'calibrated', 'none'
+    interval_level: Optional[float]
+    basis: str  # one line: what the figure rests on
+    given: bool = False
+    source: Optional[Measured] = None
+    rating_bytes: Optional[int] = None  # rated-writes: the rating of the drive that measured it
+    rating_workload: Optional[str] = None  # rated-writes: what that rating assumes (e.g. 4 KB random writes)
+    write_amplification: Optional[float] = None  # NAND / host bytes of the measuring drive, where it counts both
+
+
+@dataclass(frozen=True)
+class SpareResult:
+    """What leaving `percent` of the user capacity unused does to a candidate's endurance."""
+
+    percent: float
+    method: str  # 'published', 'model', 'published+model', 'not modelled'
+    gain: Optional[float]  # factor on the rated bytes (or the measured life) against the full capacity
+    alpha: Optional[float] = None  # NAND available to data and garbage collection / user capacity, before
+    alpha_spare: Optional[float] = None  # the same with the spare left unused
+    published_bytes: Optional[int] = None  # a published spare-area rating that applied
+    model_bytes: Optional[float] = None  # what the model gives from the full-capacity rating
+    model_error: Optional[float] = None  # (model - published) / published, where both exist
+    assumption: Optional[str] = None  # how the NAND was found when it is not published for this drive
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    kind: str  # 'catalogue', 'config' or 'measured'
+    rating: Optional[Rating] = None
+    measured: Optional[Measured] = None
+    variant: Optional[str] = None  # a published spare-area rating listed as its own candidate
+    rated_bytes: Optional[float] = None  # what the years rest on (after the spare area)
+    rating_text: str = ""
+    years: Optional[float] = None
+    years_low: Optional[float] = None
+    years_high: Optional[float] = None
+    fit: str = "unknown"
+    spare: Optional[SpareResult] = None
+    notes: tuple[str, ...] = ()
+
+    def search_fields(self) -> tuple[str, ...]:
+        """What --candidate patterns are matched against, each on its own: the name, vendor, family and model
+        pattern; for a measured drive also its model, serial and device."""
+        parts = [self.name]
+        if self.rating is not None:
+            parts += [self.rating.vendor or "", self.rating.family or "", self.rating.model or ""]
+        if self.measured is not None:
+            r = self.measured.report
+            parts += [r.model or "", r.serial or "", r.device or "", self.measured.where]
+        return tuple(p for p in parts if p)
+
+    def matches(self, pattern: re.Pattern[str]) -> bool:
+        return any(pattern.search(text) for text in self.search_fields())
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    workload: Workload
+    target_years: float
+    spare_percent: Optional[float]
+    candidates: tuple[Candidate, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def met(self) -> bool:
+        return any(c.fit == "meets" for c in self.candidates)
+
+
+def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequence[Rating] = ()
+              ) -> Optional[Rating]:
+    """The entry describing a measured drive's model: a config entry whose pattern matches it, else a verified
+    catalogue entry (rated or not) that would attach to it."""
+    model = report.model or ""
+    for r in configured:
+        if r.model and not r.serial and model_matches(r, model) and capacity_fits(r, report.capacity_bytes):
+            return r
+    snap = Snapshot(source=report.source or "", model=report.model, capacity_bytes=report.capacity_bytes)
+    return next((r for r in catalogue if attaches(r, snap)), None)
+
+
+# The resolution of the stored wear indicators (vendors.UsedReading.step), for drives known only from the history.
+_STEPS = {"intel_e2h_since_manufacture": 1 / 1024, "intel_233_media_wearout": 1 / 0.99}
+
+
+def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], configured: Sequence[Rating],
+                        level: float) -> DriveReport:
+    """A drive known only from its stored samples (`plan --from SERIAL`): the history projection `report` gives
+    (the lifetime average of the latest sample when the history is too short), and its host writes a day."""
+    from . import history as history_mod
+    from . import wear
+    from .forecast import Reading
+
+    model, serial, interface = drive.get("model"), drive.get("serial"), drive.get("interface") or "unknown"
+    if not samples:
+        return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
+    latest = samples[-1]
+    source = latest.used_source
+    step = _STEPS.get(source or "", 1.0)
+    rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
+    rated = rating.bytes if rating else None
+    result = history_mod.history_projection(samples, source, step, interface, rated, level)
+    projection = result.projection
+    if projection is None and latest.used_percent is not None and latest.power_on_hours:
+        projection = wear.forecast_projection(
+            [Reading(latest.power_on_hours, latest.used_percent, latest.host_bytes_written)], step, interface,
+            "lifetime-average", f"{latest.used_percent:g} % used in {latest.power_on_hours:,.0f} power-on hours "
+            f"({source})", level)
+    host, nand = latest.host_bytes_written, latest.nand_bytes_written
+    writes = Writes(host_bytes_written=host, nand_bytes_written=nand,
+                    write_amplification=round(nand / host, 2) if nand is not None and host else None,
+                    rated_bytes=rated, rating_source=rating.source if rating else None,
+                    host_bytes_per_day=result.write_bytes_per_day)
+    return DriveReport(device=None, model=model, serial=serial, wwn=drive.get("wwn"), interface=interface,
+                       power_on_hours=latest.power_on_hours, used_percent=latest.used_percent, used_source=source,
+                       used_step=step, window=result.window, projection=projection, writes=writes,
+                       notes=result.notes, source="history", readings=max(result.readings, 1))
+
+
+# ------------------------------------------------------------------------------------------------
+# The workload
+
+
+def given_workload(bytes_per_day: float, words: str) -> Workload:
+    return Workload("host-writes", bytes_per_day, None, None, "exact", None,
+                    f"given: {words} of host writes (exact: no interval)", given=True)
+
+
+def _relative_interval(p: Optional[Projection]) -> tuple[Optional[float], Optional[float]]:
+    """The projection's interval as factors on its central rate (None when it has none or no central rate)."""
+    if p is None or not p.percent_per_year or p.percent_per_year_low is None or p.percent_per_year_high is None:
+        return None, None
+    return p.percent_per_year_low / p.percent_per_year, p.percent_per_year_high / p.percent_per_year
+
+
+def rated_workload(m: Measured) -> Optional[Workload]:
+    """Wear rate x the drive's rating: bytes of the rating's workload a day that wear the drive as fast."""
+    r, p = m.report, m.report.projection
+    rated = r.writes.rated_bytes
+    if not rated or p is None or p.percent_per_year is None:
+        return None
+    per_day = rated * p.percent_per_year / 100 / DAYS_PER_YEAR
+
+    def scaled(rate: Optional[float]) -> Optional[float]:
+        return None if rate is None else rated * rate / 100 / DAYS_PER_YEAR
+
+    interval = "resolution" if p.interval_level is None else "calibrated"
+    workload = m.entry.workload if m.entry is not None else None
+    basis = (f"{m.where} {m.label} wore {p.percent_per_year:.3g} % of its rating a year ({p.method}: {p.basis}) "
+             f"x its rating {bytes_text(rated)}" + (f" (rating workload: {workload})" if workload else "")
+             + f" = {_bytes(per_day)} a day of rated writes")
+    return Workload("rated-writes", per_day, scaled(p.percent_per_year_low), scaled(p.percent_per_year_high),
+                    interval, p.interval_level, basis, source=m, rating_bytes=rated, rating_workload=workload,
+                    write_amplification=r.writes.write_amplification)
+
+
+def host_workload(m: Measured) -> Optional[Workload]:
+    """Host bytes a day: fitted over the stored history, else the lifetime average over power-on time."""
+    r = m.report
+    if r.writes.host_bytes_per_day is not None and r.writes.host_bytes_per_day > 0:
+        per_day, how = r.writes.host_bytes_per_day, "fitted over the stored history (per wall-clock day)"
+    elif r.writes.host_bytes_written and r.power_on_hours and r.power_on_hours > 0:
+        per_day = r.writes.host_bytes_written / (r.power_on_hours / 24)
+        how = (f"lifetime average: {_bytes(r.writes.host_bytes_written)} in {r.power_on_hours:,.0f} power-on hours "
+               "(per power-on day)")
+    else:
+        return None
+    low, high = _relative_interval(r.projection)
+    if low is not None and high is not None and r.projection is not None and r.projection.interval_level:
+        interval, level = "calibrated", r.projection.interval_level
+        range_words = (f"; range: the relative interval of its wear rate ({r.projection.method}, "
+                       f"{level * 100:g} %)")
+        low, high = per_day * low, per_day * high
+    else:
+        interval, level, low, high = "none", None, None, None
+        range_words = "; no interval (the drive has no calibrated wear projection)"
+    wa = r.writes.write_amplification
+    basis = (f"{m.where} {m.label} host writes {_bytes(per_day)} a day, {how}" + range_words
+             + (f"; write amplification {wa:g} (NAND / host bytes written)" if wa else ""))
+    return Workload("host-writes", per_day, low, high, interval, level, basis, source=m,
+                    write_amplification=wa)
+
+
+def measured_workload(drives: Sequence[Measured]) -> Optional[Workload]:
+    """The workload of the measured drives: the first that has a rating and a wear rate gives rated writes (the
+    currency ratings are written in); else the first with host write counters gives host writes."""
+    for m in drives:
+        w = rated_workload(m)
+        if w is not None:
+            return w
+    fitted = [m for m in drives if m.report.writes.host_bytes_per_day]
+    for m in [*fitted, *(m for m in drives if m not in fitted)]:
+        w = host_workload(m)
+        if w is not None:
+            return w
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# Spare area
+
+
+def nand_alpha(entry: Optional[Rating], family: Sequence[Rating]) -> tuple[Optional[float], Optional[str]]:
+    """alpha of a drive (NAND for data and garbage collection / user capacity) and, when its NAND is not
+    published, the assumption made: the same proportion as the nearest capacity of its family whose NAND is."""
+    if entry is None or not entry.nominal_capacity_bytes:
+        return None, None
+    if entry.nand_bytes:
+        return spare_mod.alpha_of(entry.nand_bytes, entry.nominal_capacity_bytes, entry.reserved_bytes or 0), None
+    known = [r for r in family if r.vendor == entry.vendor and r.family == entry.family and r.nand_bytes
+             and r.nominal_capacity_bytes]
+    if not known:
+        return None, None
+    cap = entry.nominal_capacity_bytes
+
+    def alpha(r: Rating) -> float:
+        assert r.nand_bytes and r.nominal_capacity_bytes
+        return spare_mod.alpha_of(r.nand_bytes, r.nominal_capacity_bytes, r.reserved_bytes or 0)
+
+    nearest = min(known, key=lambda r: (abs(math.log(cap / (r.nominal_capacity_bytes or cap))), -alpha(r)))
+    held = f", {nearest.reserved_bytes / 1e9:g} GB of it parity" if nearest.reserved_bytes else ""
+    assert nearest.nand_bytes is not None
+    return alpha(nearest), (f"NAND not published for this capacity: assumed in the same proportion as the "
+                            f"{capacity_text(nearest.nominal_capacity_bytes)}'s ({nearest.nand_bytes / 2**30:g} GiB"
+                            f"{held})")
+
+
+def spare_result(entry: Optional[Rating], family: Sequence[Rating], percent: float) -> SpareResult:
+    """What leaving `percent` of the user capacity unused does to a drive's endurance, as a factor (`gain`) on its
+    full-capacity rating or on its measured life.
+
+    A published spare-area rating is used where one applies (the largest published share not above `percent`);
+    from there the model goes on to `percent`. Without the drive's NAND (published, or in proportion to a
+    sibling's) the model cannot be applied, and the result says so.
+    """
+    share = percent / 100
+    full = entry.bytes_for(None) if entry is not None else None
+    base_share, base_gain, published = 0.0, 1.0, None
+    if (entry is not None and full and entry.spare_area_bytes and entry.spare_area_percent is not None
+            and entry.spare_area_percent <= percent + 1e-9):
+        base_share, base_gain, published = entry.spare_area_percent / 100, entry.spare_area_bytes / full, \
+            entry.spare_area_bytes
+    alpha, assumption = nand_alpha(entry, family)
+    exact = abs(base_share - share) < 1e-9
+    model_full = spare_mod.endurance_gain(alpha, share) if alpha is not None and alpha > 1 else None
+    model_bytes = None if model_full is None or not full else full * model_full
+    if exact and published is not None:
+        error = None if model_bytes is None else (model_bytes - published) / published
+        note = "published spare-area rating" + (
+            "" if model_bytes is None or error is None else
+            f"; the model would give {bytes_text(model_bytes)} ({error:+.1%})")
+        return SpareResult(percent, "published", base_gain, alpha, None if alpha is None else alpha / (1 - share),
+                           published, model_bytes, error, assumption if model_bytes is not None else None, note)
+    if alpha is None or alpha <= 1:
+        why = "its NAND capacity is not known" if entry is not None else "the drive is not in the catalogue"
+        note = (f"published rating for {base_share * 100:g} % spare area used; beyond that not modelled ({why})"
+                if published is not None else
+                f"spare area not modelled ({why}): the figure is without the extra spare, which would add to it")
+        return SpareResult(percent, "not modelled", base_gain, published_bytes=published, note=note)
+    alpha_spare = alpha / (1 - share)
+    step = spare_mod.write_amplification(alpha / (1 - base_share)) / spare_mod.write_amplification(alpha_spare)
+    if published is not None:
+        assert full
+        note = (f"published {bytes_text(published)} at {base_share * 100:g} % spare area, then the model on to "
+                f"{percent:g} %: x{step:.2f}")
+        return SpareResult(percent, "published+model", base_gain * step, alpha, alpha_spare, published, model_bytes,
+                           None, assumption, note)
+    note = (f"model: alpha {alpha:.3f} -> {alpha_spare:.3f}, write amplification "
+            f"{spare_mod.write_amplification(alpha):.2f} -> {spare_mod.write_amplification(alpha_spare):.2f}: "
+            f"endurance x{step:.2f}")
+    return SpareResult(percent, "model", step, alpha, alpha_spare, None, model_bytes, None, assumption, note)
+
+
+# ------------------------------------------------------------------------------------------------
+# Candidates
+
+
+def _years(rated: Optional[float], w: Workload) -> tuple[Optional[float], Optional[float], Optional[float]]:
+    if rated is None:
+        return None, None, None
+
+    def at(per_day: Optional[float]) -> Optional[float]:
+        return None if per_day is None or per_day <= 0 else rated / per_day / DAYS_PER_YEAR
+
+    central = at(w.bytes_per_day)
+    low = at(w.high) if w.high is not None else central
+    high = at(w.low) if w.low is not None else central
+    return central, low, high
+
+
+def fit_of(years: Optional[float], low: Optional[float], high: Optional[float], target: float) -> str:
+    """'meets' when even the pessimistic bound reaches the target, 'fails' when even the optimistic one does not,
+    'uncertain' between, 'unknown' without a figure."""
+    if years is None and low is None:
+        return "unknown"
+    if low is not None and low >= target:
+        return "meets"
+    if high is not None and high < target:
+        return "fails"
+    return "uncertain"
+
+
+def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare: Optional[float],
+                     family: Sequence[Rating], variant: bool = False) -> Candidate:
+    name = entry.name
+    full = entry.bytes_for(None)
+    notes: list[str] = []
+    result = None
+    if variant:
+        assert entry.spare_area_bytes is not None
+        name = f"{name}, {entry.spare_area_wording or f'{entry.spare_area_percent:g} % spare area'}"
+        rated: Optional[float] = float(entry.spare_area_bytes)
+        text = f"{bytes_text(entry.spare_area_bytes)} (published)"
+    elif spare is not None and full is not None:
+        result = spare_result(entry, family, spare)
+        rated = full * (result.gain or 1.0)
+        text = _rating(rated) + {"published": " (published)", "model": " (model)",
+                                 "published+model": " (published + model)", "not modelled": ""}[result.method]
+        notes.append(result.note)
+        if result.assumption:
+            notes.append(result.assumption)
+    else:
+        rated = None if full is None else float(full)
+        text = entry.figure() if entry.bytes is not None or full is None else \
+            f"{bytes_text(full)} ({entry.figure()})"
+    if entry.missing:
+        notes.append(entry.missing)
+    elif full is None:
+        notes.append("rating unknown: a DWPD rating needs the capacity (capacity: in the config)")
+    years, low, high = _years(rated, w)
+    return Candidate(name, kind, rating=entry, variant="spare-area" if variant else None, rated_bytes=rated,
+                     rating_text=text, years=years, years_low=low, years_high=high,
+                     fit=fit_of(years, low, high, target), spare=result, notes=tuple(n for n in notes if n))
+
+
+def _measured_candidate(m: Measured, target: float, spare: Optional[float], family: Sequence[Rating]) -> Candidate:
+    p = m.report.projection
+    notes: list[str] = []
+    if p is None or (p.years_new_drive is None and p.years_new_drive_low is None):
+        reason = m.report.error or "no wear projection for this drive"
+        return Candidate(f"{m.label} as measured", "measured", measured=m, rating_text="as measured",
+                         notes=(reason,))
+    factor, result = 1.0, None
+    if spare is not None:
+        result = spare_result(m.entry, family, spare)
+        factor = result.gain or 1.0
+        notes.append(result.note)
+        if result.assumption:
+            notes.append(result.assumption)
+
+    def scaled(y: Optional[float]) -> Optional[float]:
+        return None if y is None else y * factor
+
+    years, low, high = scaled(p.years_new_drive), scaled(p.years_new_drive_low), scaled(p.years_new_drive_high)
+    where = f"{m.where}: {p.method}, {p.basis}"
+    notes.insert(0, f"life of a new drive at the wear it measured ({where})")
+    return Candidate(f"{m.label} as measured", "measured", rating=m.entry, measured=m,
+                     rating_text="as measured" + (" (model)" if result and result.method == "model" else ""),
+                     years=years, years_low=low, years_high=high, fit=fit_of(years, low, high, target),
+                     spare=result, notes=tuple(n for n in notes if n))
+
+
+def plan(workload: Workload, measured: Sequence[Measured], catalogue: Sequence[Rating],
+         configured: Sequence[Rating] = (), patterns: Sequence[str] = (), target_years: float = 5.0,
+         spare_percent: Optional[float] = None) -> PlanResult:
+    """Every candidate at this workload, sorted by fit. `patterns` (regular expressions, case-insensitive) narrow
+    the candidates; a pattern that matches none is a ValueError."""
+    family = [*configured, *catalogue]
+    out: list[Candidate] = [_measured_candidate(m, target_years, spare_percent, family) for m in measured]
+    for entry in configured:
+        if entry.model and not entry.serial:
+            out.append(_rated_candidate(entry, "config", workload, target_years, spare_percent, family))
+    for entry in catalogue:
+        out.append(_rated_candidate(entry, "catalogue", workload, target_years, spare_percent, family))
+        if spare_percent is None and entry.spare_area_bytes:
+            out.append(_rated_candidate(entry, "catalogue", workload, target_years, None, family, variant=True))
+    if patterns:
+        compiled = [re.compile(p, re.I) for p in patterns]
+        unmatched = [p.pattern for p in compiled if not any(c.matches(p) for c in out)]
+        if unmatched:
+            raise ValueError(f"--candidate '{unmatched[0]}' matches no candidate (drives measured, the config's "
+                             "ratings, the catalogue)")
+        out = [c for c in out if any(c.matches(p) for p in compiled)]
+    out.sort(key=_order)
+    notes = []
+    if spare_percent is not None:
+        notes.append(f"spare area: {spare_percent:g} % of each drive's user capacity left unused (unpartitioned, or "
+                     "trimmed once and never written). A published spare-area rating is used where one applies; "
+                     f"otherwise the figure is an estimate from the {spare_mod.MODEL}. That write amplification is "
+                     "too high for sequential writes and for skewed writes on drives that separate hot from cold "
+                     "data, so for them extra spare buys less than estimated.")
+    return PlanResult(workload, target_years, spare_percent, tuple(out), tuple(notes))
+
+
+def _order(c: Candidate) -> tuple[Any, ...]:
+    """By fit, then the pessimistic years (longest first), then vendor, family and capacity."""
+    low = c.years_low if c.years_low is not None else c.years
+    r = c.rating
+    return (FITS.index(c.fit), -(low if low is not None else -1.0), -(c.years or 0.0), c.kind != "measured",
+            (r.vendor or "", r.family or "", r.nominal_capacity_bytes or 0) if r else ("", "", 0), c.name)
+
+
+def margin(c: Candidate, target: float) -> tuple[Optional[float], Optional[float]]:
+    """(central, pessimistic) years beyond the target; negative when short of it."""
+    return (None if c.years is None else c.years - target, None if c.years_low is None else c.years_low - target)
+
+
+def _bytes(count: float) -> str:
+    from .units import human_bytes
+
+    return human_bytes(count)
+
+
+def _rating(count: Optional[float]) -> str:
+    return "-" if count is None else bytes_text(count)
+
+
+# ------------------------------------------------------------------------------------------------
+# The JSON/YAML document
+
+
+def _num(value: Optional[float], digits: int = 2) -> Optional[float]:
+    """Rounded for the document; whole numbers of bytes as integers; None for unknown (and unbounded) values."""
+    if value is None or not math.isfinite(value):
+        return None
+    return round(value) if digits == 0 else round(float(value), digits)
+
+
+def workload_dict(w: Workload) -> dict[str, Any]:
+    src = w.source
+    return {
+        "kind": w.kind,
+        "given": w.given,
+        "bytes_per_day": _num(w.bytes_per_day, 0),
+        "bytes_per_day_low": _num(w.low, 0),
+        "bytes_per_day_high": _num(w.high, 0),
+        "interval": w.interval,
+        "interval_level": w.interval_level,
+        "basis": w.basis,
+        "source": None if src is None else {
+            "device": src.report.device, "where": src.where, "model": src.report.model, "serial": src.report.serial,
+            "projection_method": src.report.projection.method if src.report.projection else None},
+        "rating_bytes": w.rating_bytes,
+        "rating_workload": w.rating_workload,
+        "write_amplification": w.write_amplification,
+    }
+
+
+def candidate_dict(c: Candidate, target: float) -> dict[str, Any]:
+    r = c.rating
+    central, pessimistic = margin(c, target)
+    s = c.spare
+    return {
+        "name": c.name,
+        "kind": c.kind,
+        "variant": c.variant,
+        "vendor": r.vendor if r else None,
+        "family": r.family if r else None,
+        "model_pattern": r.model if r else None,
+        "model_verified": r.verified if r else None,
+        "capacity_bytes": c.measured.report.capacity_bytes if c.measured else r.nominal_capacity_bytes if r else None,
+        "interface": r.interface if r else None,
+        "class": r.drive_class if r else None,
+        "rated_bytes": _num(c.rated_bytes, 0),
+        "rating": c.rating_text,
+        "rating_tbw_bytes": r.bytes if r else None,
+        "rating_dwpd": r.dwpd if r else None,
+        "warranty_years": r.warranty_years if r else None,
+        "rating_workload": r.workload if r else None,
+        "years": _num(c.years),
+        "years_low": _num(c.years_low),
+        "years_high": _num(c.years_high),
+        "fit": c.fit,
+        "meets": None if c.fit == "unknown" else c.fit == "meets",
+        "margin_years": _num(central),
+        "margin_years_low": _num(pessimistic),
+        "spare": None if s is None else {
+            "percent": s.percent, "method": s.method, "gain": _num(s.gain, 4), "alpha": _num(s.alpha, 4),
+            "alpha_spare": _num(s.alpha_spare, 4), "published_bytes": s.published_bytes,
+            "model_bytes": _num(s.model_bytes, 0), "model_error": _num(s.model_error, 4),
+            "assumption": s.assumption},
+        "measured": None if c.measured is None else {
+            "device": c.measured.report.device, "where": c.measured.where, "model": c.measured.report.model,
+            "serial": c.measured.report.serial,
+            "projection_method": c.measured.report.projection.method if c.measured.report.projection else None},
+        "source": None if r is None or r.source is None else {
+            "title": r.source.title, "url": r.source.url, "date": r.source.date, "kind": r.source.kind},
+        "rating_missing": r.missing if r else None,
+        "notes": list(c.notes),
+    }
+
+
+def plan_dict(result: PlanResult) -> dict[str, Any]:
+    """The command's keys after the envelope (see the README)."""
+    return {
+        "target_years": result.target_years,
+        "spare_percent": result.spare_percent,
+        "spare_model": spare_mod.MODEL if result.spare_percent is not None else None,
+        "workload": workload_dict(result.workload),
+        "candidates": [candidate_dict(c, result.target_years) for c in result.candidates],
+        "met": result.met,
+        "notes": list(result.notes),
+    }
+
+
+__all__ = ["Candidate", "Measured", "PlanResult", "SpareResult", "Workload", "given_workload", "measured_workload",
+           "plan", "plan_dict"]
