@@ -18,9 +18,10 @@ from os import PathLike
 from pathlib import Path
 from typing import Optional, Union
 
+from .clock import utc_now
 from .config import Config
 from .errors import UsageError
-from .records import DriveReport, Snapshot, utc_now
+from .records import DriveReport, Snapshot
 
 Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
 

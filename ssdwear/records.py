@@ -7,9 +7,9 @@ Units are written into the field names or beside them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Literal, Optional
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
@@ -24,11 +24,6 @@ MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count 
 WindowKind = Literal["timed-workload", "readings", "history"]
 DriveKind = Literal["ssd", "hdd", "unknown"]
 
-Clock = Callable[[], datetime]  # the time source every layer is given (tests pass a fixed one)
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Literal, Optional
 from . import assess as assess_mod
 from . import history as history_mod
 from . import smart, vendors
+from .clock import Clock, utc_now
 from .config import Config, DeviceSpec
 from .errors import DriveError, SsdwearError, StoreError, UsageError
 from .records import (
     PASS_THROUGH_TYPE,
-    Clock,
     DriveReport,
     RaidVolume,
     ResetRecord,
@@ -28,7 +28,6 @@ from .records import (
     Snapshot,
     drive_key,
     location,
-    utc_now,
 )
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from .errors import StoreError
+from .errors import SsdwearError, StoreError
 from .records import LastLook, ResetRecord, Sample
 
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
@@ -435,6 +435,17 @@ class Store:
         keys = {r[0] for r in by_device}
         return [d for d in self.drives() if d["key"] in keys or needle in (d["serial"], d["wwn"], d["model"])
                 or d["key"] == needle]
+
+    def the_drive(self, needle: str) -> dict[str, Any]:
+        """The one drive `needle` names (serial, WWN, model or device path); a one-line error for none or many."""
+        matches = self.find_drives(needle)
+        if not matches:
+            raise SsdwearError(f"no drive matching '{needle}' in {self.path}: give a serial, WWN, model or device "
+                               "path (ssdwear sample records drives)")
+        if len(matches) > 1:
+            names = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
+            raise SsdwearError(f"'{needle}' matches {len(matches)} drives in {self.path} ({names}): give the serial")
+        return matches[0]
 
 
 def _lstat(path: Path) -> Optional[os.stat_result]:

@@ -259,7 +259,7 @@ def test_an_unknown_serial_is_one_line(isolated: Path) -> None:
     assert run(["sample"], App(runner=ReplayRunner(FIXTURES / "fleet"), clock=clock)).exit_code == 0
     result = run(["plan", "--from", "NOSUCHSERIAL"], App(clock=clock))
     assert result.exit_code == 1 and len(result.stderr.strip().splitlines()) == 1
-    assert "no drive in" in result.stderr
+    assert "no drive matching 'NOSUCHSERIAL'" in result.stderr
 
 
 # -- the interface: document, exit codes, usage ---------------------------------------------------------------

@@ -1,0 +1,196 @@
+"""Commands for cron, monitoring and retirement: sample, check (Nagios/Icinga), retire-check."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Optional
+
+import click
+
+from ..cli import (
+    EXIT_OK,
+    EXIT_PARTIAL,
+    EXIT_RETIRE,
+    EXIT_WATCH,
+    App,
+    cli,
+    device_type_option,
+    devices_argument,
+    emit_doc,
+    envelope,
+    find_devices,
+    finish,
+    format_option,
+    global_options,
+    handle_errors,
+    no_drives,
+    no_fallback,
+    opened,
+    represents_option,
+    say,
+)
+from ..errors import SsdwearError
+
+
+@cli.command()
+@devices_argument
+@device_type_option
+@click.option("--textfile", metavar="DIR", type=click.Path(file_okay=False, exists=True),
+              help="Also write DIR/ssdwear.prom (atomically) for node_exporter's textfile collector. "
+                   "Default: textfile_dir from the config file.")
+@global_options
+@click.pass_obj
+@handle_errors
+def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
+    """Read every drive and store one sample each: the command for cron and systemd timers.
+
+    Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
+    only when something failed, naming the drive on stderr.
+
+    \b
+    Example (crontab, hourly):
+      17 * * * *  root  ssdwear sample --textfile /var/lib/prometheus/node-exporter
+    """
+    no_fallback(app, "sample")
+    with opened(app) as session:
+        targets = session.devices(devices, device_type)
+        if not targets:
+            raise no_drives(session)
+        outcomes = session.read(targets)
+        reports = session.assess(outcomes)
+        directory = textfile or session.config.textfile_dir
+        textfile_failed = False
+        if directory:  # written before the samples are stored: monitoring goes on when the database is broken
+            from ..prometheus import exposition, write_textfile
+
+            try:
+                write_textfile(Path(directory), exposition(reports, app.clock().timestamp()))
+            except OSError as exc:
+                session.warn(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}")
+                textfile_failed = True
+        unstored = session.remember()
+        for device, why in unstored:
+            say(f"{device}: {why}")
+        code = finish(reports, session, "json")
+        if code == EXIT_OK and (unstored or textfile_failed):
+            code = EXIT_PARTIAL
+    sys.exit(code)
+
+
+class NagiosCommand(click.Command):
+    """A command whose usage errors are UNKNOWN (exit 3) in Nagios plugin terms, not click's exit 2."""
+
+    def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[click.Context] = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            click.echo(f"SSDWEAR UNKNOWN - usage: {exc.format_message()}")
+            raise click.exceptions.Exit(3) from None
+
+
+def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for name, unit in (("years", "years left (judged on the pessimistic bound)"),
+                       ("used", "% of rated endurance used"), ("spare", "% NVMe available spare"),
+                       ("tbw", "% of rated TBW written")):
+        for level in ("critical", "warning"):
+            fn = click.option(f"--{level}-{name}", type=float, metavar="N",
+                              help=f"{level.capitalize()} threshold: {unit}.")(fn)
+    return fn
+
+
+@cli.command(cls=NagiosCommand)
+@devices_argument
+@device_type_option
+@represents_option
+@_threshold_options
+@global_options
+@click.pass_obj
+def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
+          **levels: Optional[float]) -> None:
+    """Nagios/Icinga plugin: one status line with perfdata; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+
+    Thresholds come from the flags, else the config file's `thresholds`, else the defaults
+    (years left 2 / 0.5, used 80 / 100 %, spare 20 / 10 %, TBW 80 / 100 %). The output is the
+    plugin format (no --format).
+
+    \b
+    Example:
+      ssdwear check --warning-years 3 --critical-years 1
+    """
+    from ..checks import UNKNOWN, evaluate, thresholds_from
+
+    try:
+        with opened(app, represents) as first:
+            thresholds = thresholds_from(first.config.thresholds, levels)
+            session, targets = find_devices(app, first, devices, device_type)
+            try:
+                if not targets:
+                    raise no_drives(session)
+                code, text = evaluate(session.assess(session.read(targets)), thresholds)
+                text += "".join(f"\n{v.device}: {v.note}" for v in session.raid_volumes)
+            finally:
+                session.close()
+    except SsdwearError as exc:
+        code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
+    except Exception as exc:  # a plugin must always answer in plugin terms
+        code, text = UNKNOWN, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
+    click.echo(text)
+    sys.exit(code)
+
+
+@cli.command("retire-check")
+@click.argument("target", metavar="DEVICE|FILE")
+@device_type_option
+@represents_option
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def retire_check(app: App, target: str, device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
+    """Verdict for one drive: keep, watch or retire, with the reasons.
+
+    TARGET is a device (read live) or a saved smartctl output. The exit code follows the verdict:
+    0 keep, 10 watch, 11 retire (1 when the drive cannot be read at all).
+
+    \b
+    Examples:
+      ssdwear retire-check /dev/sda
+      ssdwear retire-check mailed-in/sdb-smartctl-x.txt --format json
+    """
+    from .. import render
+    from ..verdict import RETIRE, WATCH, judge
+
+    path = Path(target)
+    if path.is_file():
+        from ..analyze import analyze_files
+
+        cfg = app.config()
+        reports, errors = analyze_files([path], cfg.context(app.clock(), represents))
+        if errors:
+            raise SsdwearError(str(errors[0].error))
+        origin, thresholds = "files", cfg.thresholds
+    else:
+        with opened(app, represents) as first:
+            session, targets = find_devices(app, first, [target], device_type)
+            try:
+                reports = session.assess(session.read(targets))
+            finally:
+                session.close()
+        for message in session.warnings:
+            say(f"warning: {message}")
+        if reports[0].error:
+            raise SsdwearError(f"{target}: {reports[0].error}")
+        origin, thresholds = session.origin, session.config.thresholds
+    drive = reports[0]
+    verdict = judge(drive, thresholds)
+    if fmt == "table":
+        click.echo(render.verdict_text(verdict, drive))
+    else:
+        from ..serialize import drive_dict
+
+        emit_doc(envelope(app, origin, verdict=verdict.level, reasons=list(verdict.reasons),
+                          facts=list(verdict.facts), drive=drive_dict(drive)), fmt)
+    sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH}.get(verdict.level, EXIT_OK))

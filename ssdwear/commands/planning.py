@@ -1,0 +1,161 @@
+"""plan: which drive lasts how long under the workload ssdwear measured (or one given by hand)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import click
+
+from ..cli import (
+    EXIT_ERROR,
+    EXIT_OK,
+    App,
+    cli,
+    console_print,
+    device_type_option,
+    emit_doc,
+    envelope,
+    format_option,
+    global_options,
+    handle_errors,
+    opened,
+    represents_option,
+    say,
+)
+from ..errors import SsdwearError, UsageError
+
+if TYPE_CHECKING:
+    from ..plan import Measured
+    from ..records import DriveReport
+
+
+def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], represents: Optional[float]
+                  ) -> list[Measured]:
+    """The drives `plan --from` names: saved outputs (FILE), drives read now (DEVICE, /dev/...) and drives known
+    from the history (SERIAL, WWN or model; the database is only read, never created)."""
+    from datetime import timedelta
+
+    from ..analyze import analyze_files
+    from ..plan import Measured, entry_for, report_from_history
+    from ..ratings import catalogue
+
+    cfg = app.config()
+    files = [Path(v) for v in values if Path(v).is_file() or ("/" in v and not v.startswith("/dev/"))]
+    devices = [v for v in values if v.startswith("/dev/") and not Path(v).is_file()]
+    keys = [v for v in values if Path(v) not in files and v not in devices]
+    found: list[Measured] = []
+
+    def add(report: DriveReport, where: str, origin: str) -> None:
+        if report.error:
+            say(f"{where}: {report.error}")
+            return
+        found.append(Measured(report, where, entry_for(report, catalogue(), cfg.ratings), origin))
+
+    if files:
+        reports, errors = analyze_files(files, cfg.context(app.clock(), represents))
+        for bad in errors:
+            say(str(bad.error))
+        for r in reports:
+            add(r, r.device or "?", "files")
+    if devices:
+        with opened(app, represents) as session:
+            targets = session.devices(devices, device_type)
+            for r in session.assess(session.read(targets)):
+                add(r, r.device or "?", session.origin)
+        for message in session.warnings:
+            say(f"warning: {message}")
+    if keys:
+        from ..store import Store
+
+        path = app.db_path(cfg, replaying=bool(app.replay))
+        if path is None:
+            raise UsageError(f"'{keys[0]}' is neither a file nor a device (/dev/...), and a drive in the history needs "
+                             "the history database (--db FILE or SSDWEAR_DB)")
+        with Store.open(path, create=False, write=False) as store:
+            for key in keys:
+                try:
+                    match = store.the_drive(key)
+                except SsdwearError as exc:
+                    raise SsdwearError(f"'{key}' is not a file, not a device (/dev/...), and {exc}") from None
+                since = app.clock() - timedelta(minutes=cfg.history_window_minutes)
+                samples = store.samples(match["key"], since=since)
+                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level), f"history:{path}",
+                    f"history:{path}")
+    return found
+
+
+@cli.command()
+@click.option("--from", "sources", multiple=True, metavar="DEVICE|SERIAL|FILE",
+              help="Measure the workload here (repeat for several): a drive read now, a drive's stored history "
+                   "(serial, WWN or model), or saved smartctl outputs. Each drive is also a candidate as measured.")
+@click.option("--host-writes", metavar="RATE",
+              help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB.")
+@click.option("--candidate", "patterns", multiple=True, metavar="PATTERN",
+              help="Only candidates matching this regular expression (name, family, model; repeatable).")
+@click.option("--years", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default="5", metavar="N",
+              help="What lasting means: at least N years (judged on the pessimistic bound).")
+@click.option("--spare", type=click.FloatRange(0, 100, min_open=True, max_open=True), metavar="PERCENT",
+              help="Leave PERCENT of each drive's user capacity unused (spare area): a published rating where one "
+                   "applies, else a write-amplification model.")
+@device_type_option
+@represents_option
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], patterns: tuple[str, ...], years: float,
+         spare: Optional[float], device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
+    """Which drive lasts how long under this workload: every candidate's projected years, sorted by fit.
+
+    Exit status: 0 when at least one candidate meets --years, 1 when none does, 2 on usage errors.
+
+    \b
+    Examples:
+      ssdwear plan --from /dev/sda --represents 1d        the workload a timed window measured
+      ssdwear plan --from BTTV12345678200GGN --years 7    a drive's stored history
+      ssdwear plan --host-writes 145GB/day --candidate 710 --spare 20
+    """
+    import re
+
+    from .. import plan as plan_mod
+    from ..ratings import catalogue
+    from ..units import parse_write_rate
+
+    if bool(sources) == bool(host_writes):
+        raise UsageError("plan needs the workload: --from DEVICE|SERIAL|FILE (measured) or --host-writes RATE "
+                         "(given), one of the two")
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise UsageError(f"--candidate '{pattern}' is not a regular expression: {exc}") from None
+    measured: list[plan_mod.Measured] = []
+    if host_writes:
+        try:
+            per_day, words = parse_write_rate(host_writes)
+        except ValueError as exc:
+            raise UsageError(f"--host-writes: {exc}") from None
+        workload, origin = plan_mod.given_workload(per_day, words), "given"
+    else:
+        measured = _plan_sources(app, sources, device_type, represents)
+        found = plan_mod.measured_workload(measured)
+        if found is None:
+            raise SsdwearError("no workload could be measured: the drives given have no rating with a wear rate and "
+                               "no host-write counters; give --host-writes RATE" if measured else
+                               "no workload could be measured: none of the drives given could be read")
+        workload = found
+        origin = found.source.origin if found.source is not None else "files"
+    try:
+        result = plan_mod.plan(workload, measured, catalogue(), app.config().ratings, patterns, years, spare)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if fmt == "table":
+        from .. import render
+
+        console_print(render.plan_view(result, render.width()))
+    else:
+        emit_doc(envelope(app, origin, **plan_mod.plan_dict(result)), fmt)
+    sys.exit(EXIT_OK if result.met else EXIT_ERROR)

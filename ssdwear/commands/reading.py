@@ -1,0 +1,219 @@
+"""Commands that read drives or saved outputs and report: report, status, analyze, history, scan, completion."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+import click
+
+from ..cli import (
+    DURATION,
+    EXIT_ERROR,
+    EXIT_PARTIAL,
+    FORMATS,
+    App,
+    cli,
+    console_print,
+    device_type_option,
+    devices_argument,
+    emit_doc,
+    emit_reports,
+    envelope,
+    fail,
+    find_devices,
+    finish,
+    format_option,
+    global_options,
+    handle_errors,
+    no_drives,
+    opened,
+    represents_option,
+    say,
+)
+from ..errors import UsageError
+
+if TYPE_CHECKING:
+    pass
+
+
+@cli.command()
+@devices_argument
+@device_type_option
+@represents_option
+@click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
+              "by default report only reads the history. Config: record: true.")
+@format_option((*FORMATS, "prometheus"))
+@global_options
+@click.pass_obj
+@handle_errors
+def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
+           record: bool, fmt: str) -> None:
+    """Read the drives and report wear used, the measured window, rate and years left.
+
+    \b
+    Examples:
+      ssdwear report                        every drive smartctl finds
+      ssdwear report /dev/sda --represents 1d --format json
+    """
+    session = app.session(represents)
+    try:
+        session, targets = find_devices(app, session, devices, device_type)
+        if not targets:
+            if fmt in ("json", "yaml"):
+                emit_doc(envelope(app, session.origin, drives=[], raid_volumes=[]), fmt)
+            raise no_drives(session)
+        outcomes = session.read(targets)
+        reports = session.assess(outcomes)
+        unstored: list[tuple[str, str]] = []
+        if record or session.config.record:
+            unstored = session.remember()
+        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
+        for device, why in unstored:
+            say(f"{device}: {why}")
+        code = finish(reports, session, fmt)
+    finally:
+        session.close()
+    sys.exit(code)
+
+
+@cli.command()
+@devices_argument
+@device_type_option
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: str) -> None:
+    """Show each drive's timed-workload window so far and whether it is valid yet.
+
+    \b
+    Example:
+      ssdwear status                E4h minutes, wall time since ssdwear's reset, valid or not
+    """
+    from ..status import status_rows
+
+    session = app.session()
+    try:
+        session, targets = find_devices(app, session, devices, device_type)
+        if not targets:
+            if fmt != "table":
+                emit_doc(envelope(app, session.origin, drives=[]), fmt)
+            raise no_drives(session)
+        rows = status_rows(session.read(targets), session.last_reset, app.clock())
+    finally:
+        session.close()
+    if fmt == "table":
+        from .. import render
+
+        console_print(render.status_view(rows, render.width()))
+    else:
+        emit_doc(envelope(app, session.origin, drives=[row.to_dict() for row in rows]), fmt)
+    sys.exit(finish(rows, session, fmt))
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
+@click.option("--each", is_flag=True, help="One report per file, even for several readings of one drive.")
+@represents_option
+@format_option((*FORMATS, "prometheus"))
+@global_options
+@click.pass_obj
+@handle_errors
+def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[float], fmt: str) -> None:
+    """Report wear from saved smartctl outputs (-a, -x or --json; smartctl 6.x to 7.5).
+
+    Several outputs of one drive give a windowed wear rate between them, with power-on hours as
+    the clock. Each drive is named by its file (the last one, for several readings of one drive).
+
+    \b
+    Examples:
+      ssdwear analyze sda-2023.txt sda-2024.txt
+      ssdwear analyze --format json mailed/*.json
+    """
+    from ..analyze import analyze_files
+
+    reports, errors = analyze_files(list(files), app.config().context(app.clock(), represents), each=each)
+    for bad in errors:
+        say(str(bad.error))
+    if reports or fmt in ("json", "yaml"):
+        emit_reports(reports, fmt, "files", app)
+    if errors:
+        sys.exit(EXIT_PARTIAL if reports else EXIT_ERROR)
+
+
+@cli.command()
+@click.argument("drive", metavar="DRIVE")
+@click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y).")
+@format_option((*FORMATS, "csv"))
+@global_options
+@click.pass_obj
+@handle_errors
+def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
+    """Show a drive's stored samples: a terminal chart of wear and writes, or the series as JSON/YAML/CSV.
+
+    DRIVE is a serial number, WWN, model or the device path it was last seen at.
+
+    \b
+    Examples:
+      ssdwear history BTTV12345678200GGN
+      ssdwear history /dev/sda --since 90d --format csv > sda.csv
+    """
+    from datetime import timedelta
+
+    from .. import render
+    from ..store import Store
+
+    path = app.db_path(app.config())
+    if path is None:
+        raise UsageError("history needs a history database (--no-history was given)")
+    with Store.open(path, create=False, write=False) as store:
+        found = store.the_drive(drive)
+        series = store.samples(found["key"], since=app.clock() - timedelta(minutes=since) if since else None)
+    if fmt == "csv":
+        click.echo(render.samples_csv(series), nl=False)
+    elif fmt == "table":
+        console_print(render.history_chart(found, series))
+    else:
+        emit_doc(envelope(app, f"history:{path}", **render.samples_doc(found, series)), fmt)
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script (the files in completions/ are this output).
+
+    \b
+    Example:
+      ssdwear completion bash > /usr/share/bash-completion/completions/ssdwear
+    """
+    from ..completion import GENERATORS
+
+    click.echo(GENERATORS[shell](cli), nl=False)
+
+
+@cli.command()
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def scan(app: App, fmt: str) -> None:
+    """List the drives smartctl can open, with their -d types.
+
+    \b
+    Example:
+      ssdwear scan
+    """
+    with opened(app) as first:
+        session, found = find_devices(app, first, [], None)
+        session.close()
+    if fmt == "table":
+        for name, dtype in found:
+            click.echo(f"{name}\t{dtype or '-'}")
+    else:
+        emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
+    for message in session.warnings:
+        say(f"warning: {message}")
+    if not found:
+        fail(str(no_drives(session)))

@@ -1,0 +1,160 @@
+"""The timed-workload commands: start (the guarded reset) and measure (reset, wait, report)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Optional
+
+import click
+
+from ..cli import (
+    DURATION,
+    EXIT_ERROR,
+    EXIT_OK,
+    EXIT_PARTIAL,
+    EXIT_REFUSED,
+    EXIT_REJECTED,
+    App,
+    Devices,
+    cli,
+    console_print,
+    device_type_option,
+    devices_argument,
+    emit_doc,
+    emit_reports,
+    envelope,
+    finish,
+    format_option,
+    global_options,
+    handle_errors,
+    no_drives,
+    no_fallback,
+    opened,
+    represents_option,
+    say,
+)
+from ..errors import UsageError
+
+if TYPE_CHECKING:
+    from ..session import Session, StartResult
+
+
+def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: Optional[str], all_: bool,
+                      command: str) -> Devices:
+    if devices and all_:
+        raise UsageError(f"{command}: name drives or give --all, not both")
+    if not devices and not all_:
+        raise UsageError(f"{command} resets drives' timers: name them (ssdwear {command} /dev/sda) or pass --all for "
+                         "every eligible drive")
+    targets = session.devices(devices, device_type)
+    if not targets:
+        raise no_drives(session)
+    return targets
+
+
+def _start_results_doc(app: App, session: Session, results: Sequence[StartResult]) -> dict[str, Any]:
+    return envelope(app, session.origin, results=[
+        dict(device=r.device, model=r.model, serial=r.serial, status=r.status, message=r.message) for r in results])
+
+
+def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
+    """The exit code of a start; each drive that was not reset gets its line on stderr unless the table already
+    said it."""
+    for message in session.warnings:
+        say(f"warning: {message}")
+    if not printed:
+        for r in results:
+            if r.status != "reset":
+                say(f"{r.device}: {r.message}")
+    statuses = {r.status for r in results}
+    for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED)):
+        if status in statuses:
+            return code
+    if statuses & {"failed", "unrecorded"}:
+        return EXIT_PARTIAL if statuses & {"reset", "unrecorded"} else EXIT_ERROR
+    return EXIT_OK
+
+
+@cli.command()
+@devices_argument
+@device_type_option
+@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
+@click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, force: bool, fmt: str) -> None:
+    """Reset Intel's timed-workload timer (E4h) and record the reset and a baseline.
+
+    Sends `smartctl -t vendor,0x40` only to Intel/Solidigm SSDs of a family for which the reset is
+    documented and that report attributes 226-228; other drives are refused unless --force.
+
+    \b
+    Examples:
+      ssdwear start /dev/sda        then run the workload for at least 60 minutes
+      ssdwear start --all           every eligible drive
+    """
+    no_fallback(app, "start")
+    with opened(app) as session:
+        results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force)
+    if fmt == "table":
+        from .. import render
+
+        console_print(render.start_view(results, render.width()))
+    else:
+        emit_doc(_start_results_doc(app, session, results), fmt)
+    sys.exit(start_exit(results, session, printed=fmt == "table"))
+
+
+@cli.command()
+@devices_argument
+@device_type_option
+@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
+@click.option("--for", "duration", type=DURATION, default="60m", show_default=True, metavar="DURATION",
+              help="How long the workload runs (at least the 60 power-on minutes the drive needs).")
+@click.option("--poll", type=DURATION, default="1m", show_default=True, metavar="DURATION",
+              help="How often to read the drives while waiting.")
+@click.option("--force", is_flag=True, help="As for start.")
+@represents_option
+@format_option()
+@global_options
+@click.pass_obj
+@handle_errors
+def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, duration: float,
+            poll: float, force: bool, represents: Optional[float], fmt: str) -> None:
+    """Start, wait with a progress bar until the window is valid, then report.
+
+    Run your real workload meanwhile. The window is valid once E4h shows at least 60 power-on
+    minutes and the requested time has passed.
+
+    \b
+    Example:
+      ssdwear measure /dev/sda --for 60m --represents 1d
+    """
+    from .. import measure as measure_mod
+
+    no_fallback(app, "measure")
+    with opened(app, represents) as session:
+        targets = _targets_to_reset(session, devices, device_type, all_, "measure")
+        results = session.start(targets, force)
+        started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
+        for r in results:
+            if r.status != "reset":
+                say(f"{r.device}: {r.message}")
+        if not started:
+            sys.exit(start_exit(results, session, printed=True))
+        from .. import render
+
+        with render.progress(enabled=fmt == "table") as bar:
+            last = None
+            for last in measure_mod.poll(session, started, duration, poll, app.sleep):
+                bar.show(last, duration)
+        assert last is not None
+        reports = session.assess(last.outcomes)
+        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
+        code = finish(reports, session, fmt)
+        if code == EXIT_OK and len(started) < len(targets):
+            code = start_exit(results, session, printed=True)
+    sys.exit(code)
