@@ -22,8 +22,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Optional
 
-from .errors import ParseError
-from .records import (
+from ..errors import ParseError
+from ..records import (
     DEVSTAT_PERCENT_USED,
     DEVSTAT_POWER_ON_HOURS,
     Attribute,
@@ -34,7 +34,7 @@ from .records import (
     Snapshot,
     passed_given_status,
 )
-from .trust import visible, visible_text
+from ..trust import visible, visible_text
 
 __all__ = ["parse_output", "parse_scan", "parse_scan_entries"]
 
