@@ -14,7 +14,6 @@ expression is compiled once at import, and text is parsed in one pass over its l
 
 from __future__ import annotations
 
-import codecs
 import json
 import math
 import re
@@ -34,9 +33,35 @@ from ..records import (
     Snapshot,
     passed_given_status,
 )
-from ..trust import visible, visible_text
+from .values import (
+    HINT_JSON,
+    HINT_TEXT,
+    MAX_DIGITS,
+    MAX_INPUT_BYTES,
+    attr9_hours,
+    clean_id,
+    clean_str,
+    decode,
+    gigabytes_to_bytes,
+    grouped_int,
+    hex_or_int,
+    jbool,
+    jdict,
+    jint,
+    jlist,
+    jpos,
+    lu_id,
+    naive_asctime,
+    one_line,
+    parse_local_time,
+    raw_int,
+    small_int,
+    source_name,
+    text_wwn,
+    visible_json,
+)
 
-__all__ = ["parse_output", "parse_scan", "parse_scan_entries"]
+__all__ = ["MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
 
 # Power-on hours above this are not real (SandForce firmwares print e.g. 970208h+52m+55.300s).
 MAX_SANE_POWER_ON_HOURS = 200_000
@@ -47,16 +72,10 @@ POWER_ON_HOURS_SLACK = 2.0
 # Redaction placeholders seen in published captures (prometheus-community/smartctl_exporter's redact script).
 _PLACEHOLDER_TIME_T = 1234567890
 _PLACEHOLDER_WWN_ID = 1234567890
-_PLACEHOLDER_LU_IDS = frozenset({"1234567890abcdef", "0"})
 # smartctl never prints more than a handful of messages; keep a flood from garbage input bounded.
 _MAX_MESSAGES = 100
-# The largest real smartctl output seen is about 40 KB; anything past this is not one drive's output, and the
-# cap keeps the memory a hostile file can take small.
-MAX_INPUT_BYTES = 4 * 1024 * 1024
 # Real smartctl JSON has a few thousand arrays and objects; a file with more is refused before it is decoded.
 _MAX_JSON_CONTAINERS = 100_000
-# Numbers longer than this are garbage (and would trip Python's int-from-str digit limit).
-_MAX_DIGITS = 40
 # The largest count or byte total any layer stores (SQLite's INTEGER is signed 64-bit).
 _MAX_COUNT = (1 << 63) - 1
 # Device Statistics page 0x05 (Temperature Statistics) holds signed degrees Celsius beside its minute counts;
@@ -70,265 +89,6 @@ _NVME_RANGES = {
     "percentage_used": (0, 255),  # may exceed 100; 255 means 255 or more
     "temperature_celsius": (-273, 1000),
 }
-
-_HINT_TEXT = "save the output of 'smartctl -x' or 'smartctl --json -x'"
-_HINT_JSON = "save the complete output of 'smartctl --json -x'"
-
-
-# --------------------------------------------------------------------------------------------------
-# Decoding
-
-
-def _latin1_fallback(exc: UnicodeError) -> tuple[str, int]:
-    """Codec error handler: a byte that is not UTF-8 is read as Latin-1 (Windows captures use 0xA0 NBSP)."""
-    if isinstance(exc, UnicodeDecodeError):
-        return exc.object[exc.start : exc.end].decode("latin-1"), exc.end
-    raise exc
-
-
-_ERRORS_HANDLER = "ssdwear.latin1"
-codecs.register_error(_ERRORS_HANDLER, _latin1_fallback)
-
-
-def _decode(data: bytes | str) -> str:
-    """Bytes -> text, with every control character but tab and line ends made visible (an ESC in a model
-    string must never reach a terminal)."""
-    text = data if isinstance(data, str) else bytes(data).decode("utf-8", errors=_ERRORS_HANDLER)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return visible_text(text)
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.split())
-
-
-# --------------------------------------------------------------------------------------------------
-# Numbers
-
-# Thousands separators smartctl's locale-aware printing produces: ',', '.', apostrophes, U+202F, NBSP, space.
-_SEP_CHARS = ",.'’\u202f\u00a0 "
-_LEAD_NUM_RE = re.compile(r"[0-9]+(?:[,.'’\u202f\u00a0 ][0-9]+)*")
-_SEP_SPLIT_RE = re.compile(r"[,.'’\u202f\u00a0 ]")
-_LEAD_RAW_RE = re.compile(r"(0[xX][0-9a-fA-F]+|[0-9]+)")
-_HEX_RE = re.compile(r"0[xX]([0-9a-fA-F]+)")
-_GB_RE = re.compile(r"([0-9][0-9,.'’\u202f\u00a0]*)")
-
-
-def _grouped_int(text: str) -> Optional[int]:
-    """The leading integer of ``text``, whatever thousands separator it was printed with.
-
-    '2,603,733,369 [1.33 PB]' -> 2603733369, '5.809' -> 5809, '12 000 138 625 024 bytes' -> 12000138625024,
-    '18850 (8 107 0)' -> 18850, '9558 2344 9558' -> 9558 (groups after the first must have three digits).
-    """
-    m = _LEAD_NUM_RE.match(text.strip())
-    if m is None:
-        return None
-    parts = _SEP_SPLIT_RE.split(m.group())
-    digits = parts[0]
-    if len(parts) > 1 and len(digits) <= 3:
-        for part in parts[1:]:
-            if len(part) != 3:
-                break
-            digits += part
-    if len(digits) > _MAX_DIGITS:
-        return None
-    return int(digits)
-
-
-def _hex_or_int(text: str) -> Optional[int]:
-    """'0x04' -> 4, '12' -> 12, '1,356' -> 1356."""
-    s = text.strip()
-    m = _HEX_RE.match(s)
-    if m is not None:
-        if len(m.group(1)) > _MAX_DIGITS:
-            return None
-        return int(m.group(1), 16)
-    return _grouped_int(s)
-
-
-def _raw_int(text: str) -> Optional[int]:
-    """Leading number of an attribute RAW_VALUE: decimal, or hex when it starts with 0x (no separators)."""
-    m = _LEAD_RAW_RE.match(text.strip())
-    if m is None:
-        return None
-    token = m.group(1)
-    if len(token) > _MAX_DIGITS:
-        return None
-    if token[:2] in ("0x", "0X"):
-        return int(token[2:], 16)
-    return int(token)
-
-
-def _small_int(text: str) -> Optional[int]:
-    """VALUE/WORST/THRESH: '096' -> 96, '---' -> None."""
-    return int(text) if text.isdigit() and len(text) <= 3 else None
-
-
-def _gigabytes_to_bytes(value: str) -> Optional[int]:
-    """SCSI 'Gigabytes processed [10^9 bytes]': '10311,154', '27805.729', '0.016' -> bytes.
-
-    smartctl prints this with '%.3f' (the decimal mark follows the locale, no grouping), so the
-    last '.' or ',' is the decimal mark.
-    """
-    m = _GB_RE.match(value.strip())
-    if m is None:
-        return None
-    s = m.group(1).rstrip(_SEP_CHARS)
-    cut = max(s.rfind("."), s.rfind(","))
-    whole, frac = (s[:cut], s[cut + 1 :]) if cut >= 0 and len(s) - cut - 1 <= 3 else (s, "")
-    whole_digits = "".join(ch for ch in whole if "0" <= ch <= "9") or "0"
-    frac_digits = ("".join(ch for ch in frac if "0" <= ch <= "9") + "000")[:3]
-    if len(whole_digits) > _MAX_DIGITS:
-        return None
-    return int(whole_digits) * 1_000_000_000 + int(frac_digits) * 1_000_000
-
-
-# --------------------------------------------------------------------------------------------------
-# Identity helpers
-
-_MASKED_EXACT = frozenset({"", "-", "--", "---", "redacted", "[no information found]", "n/a", "none", "unknown"})
-_X_RUN_RE = re.compile(r"X{6,}")
-_ALL_MASK_RE = re.compile(r"[Xx*0\-_.]+")
-
-
-def _clean_id(value: Optional[str]) -> Optional[str]:
-    """Serial numbers (and redacted firmware strings): None when absent or masked."""
-    if value is None:
-        return None
-    v = value.strip()
-    if v.lower() in _MASKED_EXACT or _ALL_MASK_RE.fullmatch(v) or _X_RUN_RE.search(v):
-        return None
-    return v
-
-
-def _clean_str(value: object) -> Optional[str]:
-    if not isinstance(value, str):
-        return None
-    v = value.strip()
-    return v or None
-
-
-def _text_wwn(value: str) -> Optional[str]:
-    """'5 5cd2e4 04ba3c1f2' -> '55cd2e404ba3c1f2'; None when truncated ('5 001517 ...') or malformed."""
-    tokens = value.split()
-    if len(tokens) != 3:
-        return None
-    joined = "".join(tokens).lower()
-    if len(tokens[0]) != 1 or len(tokens[1]) != 6 or len(tokens[2]) != 9:
-        return None
-    if not all(c in "0123456789abcdef" for c in joined):
-        return None
-    return joined
-
-
-def _lu_id(value: str) -> Optional[str]:
-    """SCSI 'Logical Unit id: 0x5002538b1184df60' -> '5002538b1184df60'."""
-    v = value.strip().split()[0] if value.strip() else ""
-    if v[:2] in ("0x", "0X"):
-        v = v[2:]
-    v = v.lower()
-    if not v or len(v) > 32 or not all(c in "0123456789abcdef" for c in v):
-        return None
-    if v in _PLACEHOLDER_LU_IDS or set(v) == {"0"}:
-        return None
-    return v
-
-
-# --------------------------------------------------------------------------------------------------
-# Time
-
-_MONTH_NAMES = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-_MONTHS = {m: i for i, m in enumerate(_MONTH_NAMES, start=1)}
-_WEEKDAYS = {d: i for i, d in enumerate(("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"))}
-_ASCTIME_RE = re.compile(
-    r"(Mon|Tue|Wed|Thu|Fri|Sat|Sun)\s+(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+([0-9]{1,2})\s+"
-    r"([0-9]{1,2}):([0-9]{2}):([0-9]{2})\s+([0-9]{4})(?:\s+(\S+))?\s*$"
-)
-_NUM_TZ_RE = re.compile(r"([+-])([0-9]{2}):?([0-9]{2})?")
-# Unambiguous zone abbreviations (minutes east of UTC).
-# CST, IST, AST and the Windows 'RTZ' names are ambiguous and deliberately absent.
-_TZ_MINUTES = {
-    "UTC": 0, "UT": 0, "GMT": 0, "Z": 0, "WET": 0, "WEST": 60, "BST": 60, "CET": 60, "CEST": 120, "MET": 60,
-    "MEST": 120, "EET": 120, "EEST": 180, "MSK": 180, "SAMT": 240, "YEKT": 300, "OMST": 360, "KRAT": 420,
-    "IRKT": 480, "YAKT": 540, "VLAT": 600, "MAGT": 660, "PETT": 720, "EST": -300, "EDT": -240, "CDT": -300,
-    "MST": -420, "MDT": -360, "PST": -480, "PDT": -420, "AKST": -540, "AKDT": -480, "HST": -600, "JST": 540,
-    "KST": 540, "HKT": 480, "SGT": 480, "AWST": 480, "ACST": 570, "ACDT": 630, "AEST": 600, "AEDT": 660,
-    "NZST": 720, "NZDT": 780, "WIB": 420, "ICT": 420, "PHT": 480, "SAST": 120, "CAT": 120, "EAT": 180,
-    "WAT": 60, "BRT": -180, "ART": -180, "UYT": -180, "NST": -210, "NDT": -150, "PKT": 300,
-}  # fmt: skip
-
-
-def _naive_asctime(text: str) -> Optional[tuple[datetime, Optional[str]]]:
-    m = _ASCTIME_RE.match(text.strip())
-    if m is None:
-        return None
-    wd, mon, day, hh, mm, ss, year, zone = m.groups()
-    try:
-        dt = datetime(int(year), _MONTHS[mon], int(day), int(hh), int(mm), int(ss))
-    except ValueError:
-        return None
-    if dt.weekday() != _WEEKDAYS[wd]:
-        return None
-    return dt, zone
-
-
-def _zone(zone: Optional[str]) -> Optional[timezone]:
-    if zone is None:
-        return None
-    minutes = _TZ_MINUTES.get(zone.upper())
-    if minutes is None:
-        m = _NUM_TZ_RE.fullmatch(zone)
-        if m is None:
-            return None
-        minutes = int(m.group(2)) * 60 + int(m.group(3) or 0)
-        if minutes >= 24 * 60:
-            return None
-        if m.group(1) == "-":
-            minutes = -minutes
-    return timezone(timedelta(minutes=minutes))
-
-
-def _parse_local_time(text: str, notes: list[str]) -> Optional[datetime]:
-    """'Wed Mar 16 10:11:12 2022 UTC' -> aware datetime; None when masked ('--', 'Sun May ... 2022 +07')."""
-    parsed = _naive_asctime(text)
-    if parsed is None:
-        return None
-    dt, zone = parsed
-    tz = _zone(zone)
-    if tz is None:
-        notes.append(f"local time {_one_line(text)!r}: time zone unknown or ambiguous; time not used")
-        return None
-    return dt.replace(tzinfo=tz)
-
-
-# --------------------------------------------------------------------------------------------------
-# Power-on hours
-
-_HMS_RE = re.compile(r"([0-9]{1,15})h(?:\+([0-9]{1,6})m)?(?:\+([0-9]{1,9}(?:\.[0-9]{0,9})?)s)?")
-
-
-def _attr9_hours(attr: Attribute) -> Optional[float]:
-    """Hours from attribute 9: '55419', '18850 (8 107 0)', '18924h+45m+31.870s', minute/second variants."""
-    m = _HMS_RE.match(attr.raw_string.strip())
-    if m is not None:
-        hours = float(m.group(1))
-        if m.group(2):
-            hours += int(m.group(2)) / 60
-        if m.group(3):
-            hours += float(m.group(3)) / 3600
-        return hours
-    if attr.raw is None:
-        return None
-    name = attr.name.lower()
-    if "half_min" in name:
-        return attr.raw / 120
-    if "minute" in name:
-        return attr.raw / 60
-    if "second" in name:
-        return attr.raw / 3600
-    return float(attr.raw)
-
 
 # --------------------------------------------------------------------------------------------------
 # The builder both parsers fill in
@@ -368,7 +128,7 @@ class _Builder:
         self.problems: list[str] = []
 
     def add_message(self, text: str) -> None:
-        msg = _one_line(text)
+        msg = one_line(text)
         if not msg or msg in self._seen_messages:
             return
         if len(self.messages) < _MAX_MESSAGES:
@@ -683,32 +443,32 @@ class _TextParser:
 
     def _firmware(self, v: str) -> None:
         if self.b.firmware is None:
-            self.b.firmware = _clean_id(v)
+            self.b.firmware = clean_id(v)
 
     def _serial(self, v: str) -> None:
         if self.b.serial is None:
-            self.b.serial = _clean_id(v)
+            self.b.serial = clean_id(v)
 
     def _wwn(self, v: str) -> None:
         if self.b.wwn is None:
-            self.b.wwn = _text_wwn(v)
+            self.b.wwn = text_wwn(v)
 
     def _logical_unit_id(self, v: str) -> None:
         self.scsi_marker = True
         if self.b.wwn is None:
-            self.b.wwn = _lu_id(v)
+            self.b.wwn = lu_id(v)
 
     def _user_capacity(self, v: str) -> None:
         if self.user_capacity is None:
-            self.user_capacity = _grouped_int(v)
+            self.user_capacity = grouped_int(v)
 
     def _total_nvm_capacity(self, v: str) -> None:
         if self.total_nvm_capacity is None:
-            self.total_nvm_capacity = _grouped_int(v)
+            self.total_nvm_capacity = grouped_int(v)
 
     def _sector_size(self, v: str) -> None:
         if self.b.logical_sector_size is None:
-            self.b.logical_sector_size = _grouped_int(v)
+            self.b.logical_sector_size = grouped_int(v)
 
     def _rotation_rate(self, v: str) -> None:
         if self.b.rotation_rate is not None:
@@ -716,11 +476,11 @@ class _TextParser:
         if "solid state" in v.lower():
             self.b.rotation_rate = 0
         else:
-            self.b.rotation_rate = _grouped_int(v)
+            self.b.rotation_rate = grouped_int(v)
 
     def _local_time(self, v: str) -> None:
         if self.b.local_time is None:
-            self.b.local_time = _parse_local_time(v, self.b.notes)
+            self.b.local_time = parse_local_time(v, self.b.notes)
 
     def _smart_support(self, v: str) -> None:
         word = v.strip().split(" ", 1)[0].lower() if v.strip() else ""
@@ -748,12 +508,12 @@ class _TextParser:
 
     def _scsi_percentage(self, v: str) -> None:
         self.scsi_marker = True
-        n = _grouped_int(v)
+        n = grouped_int(v)
         if n is not None:
             self.b.scsi.setdefault("percentage_used", n)
 
     def _grown_defects(self, v: str) -> None:
-        n = _grouped_int(v)
+        n = grouped_int(v)
         if n is not None:
             self.b.scsi.setdefault("grown_defects", n)
 
@@ -782,10 +542,10 @@ class _TextParser:
             self.b.attributes[attr_id] = Attribute(
                 id=attr_id,
                 name=name,
-                value=_small_int(value),
-                worst=_small_int(worst),
-                thresh=_small_int(thresh),
-                raw=_raw_int(raw),
+                value=small_int(value),
+                worst=small_int(worst),
+                thresh=small_int(thresh),
+                raw=raw_int(raw),
                 raw_string=raw,
                 when_failed=when_failed,
                 prefailure=prefail,
@@ -798,7 +558,7 @@ class _TextParser:
             return False
         page_s, offset_s, value_s, flags, name = m.groups()
         page, offset = int(page_s, 16), int(offset_s, 16)
-        valid = value_s != "-" and len(value_s) <= _MAX_DIGITS
+        valid = value_s != "-" and len(value_s) <= MAX_DIGITS
         key = (page, offset)
         if key not in self.b.devstats:
             self.b.devstats[key] = DevStat(
@@ -818,8 +578,8 @@ class _TextParser:
         kind, rest = m.groups()
         tokens = [t for t in _ASCII_WS_RE.split(rest.strip()) if t]
         if len(tokens) >= 2:
-            gb = _gigabytes_to_bytes(tokens[-2])
-            unc = _grouped_int(tokens[-1]) if tokens[-1].isdigit() else None
+            gb = gigabytes_to_bytes(tokens[-2])
+            unc = grouped_int(tokens[-1]) if tokens[-1].isdigit() else None
             if gb is not None:
                 self.scsi_gb.setdefault(kind, gb)
             if unc is not None:
@@ -901,7 +661,7 @@ class _TextParser:
             elif first == "A" and s.startswith("Accumulated power on time"):
                 pm = _POWER_ON_TIME_RE.match(s)
                 if pm is not None and self.poh_scsi is None:
-                    hours = _grouped_int(pm.group(1))
+                    hours = grouped_int(pm.group(1))
                     if hours is not None:
                         self.poh_scsi = hours + int(pm.group(2)) / 60
                 continue
@@ -923,7 +683,7 @@ class _TextParser:
                 continue
             field = _NVME_KEYS.get(k)
             if field is not None:
-                n = _hex_or_int(value)
+                n = hex_or_int(value)
                 if n is not None and field not in b.nvme:
                     b.nvme[field] = n
                 continue
@@ -931,9 +691,9 @@ class _TextParser:
             if nm is not None:
                 if nm.group(1) == "size/capacity":
                     if self.namespace_capacity is None:
-                        self.namespace_capacity = _grouped_int(value)
+                        self.namespace_capacity = grouped_int(value)
                 elif b.logical_sector_size is None:
-                    b.logical_sector_size = _grouped_int(value)
+                    b.logical_sector_size = grouped_int(value)
 
     def finish(self) -> None:
         b = self.b
@@ -963,7 +723,7 @@ class _TextParser:
         # power-on hours and cycles
         a9 = b.attributes.get(9)
         if b.interface == "ata" and a9 is not None:
-            b.power_on_hours = _attr9_hours(a9)
+            b.power_on_hours = attr9_hours(a9)
         elif b.interface == "nvme" and "power_on_hours" in b.nvme:
             b.power_on_hours = float(b.nvme["power_on_hours"])
         elif b.interface == "scsi" and self.poh_scsi is not None:
@@ -1011,7 +771,7 @@ def _parse_text(text: str, source: str) -> _Builder:
         # the row is dropped and the output marked truncated. Elsewhere it is only a missing final newline.
         p.feed(lines[:-1])
         if p.mode in _TABLE_MODES and lines[-1].strip():
-            b.notes.append(f"last line {_one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
+            b.notes.append(f"last line {one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
                            "mid-row; the row was dropped")
             b.truncated = True
         else:
@@ -1019,7 +779,7 @@ def _parse_text(text: str, source: str) -> _Builder:
     else:
         p.feed(lines)
     if not p.recognised:
-        raise ParseError(f"{_src(source)}: not smartctl output (no smartctl banner or JSON); {_HINT_TEXT}")
+        raise ParseError(f"{source_name(source)}: not smartctl output (no smartctl banner or JSON); {HINT_TEXT}")
     p.finish()
     return b
 
@@ -1028,36 +788,9 @@ def _parse_text(text: str, source: str) -> _Builder:
 # JSON
 
 
-def _jdict(v: object) -> dict[str, Any]:
-    return v if isinstance(v, dict) else {}
-
-
-def _jlist(v: object) -> list[Any]:
-    return v if isinstance(v, list) else []
-
-
-def _jint(v: object) -> Optional[int]:
-    if isinstance(v, bool):
-        return None
-    if isinstance(v, int):
-        return v
-    if isinstance(v, float) and math.isfinite(v) and v.is_integer():
-        return int(v)
-    return None
-
-
-def _jpos(v: object) -> Optional[int]:
-    n = _jint(v)
-    return n if n is not None and n > 0 else None
-
-
-def _jbool(v: object) -> Optional[bool]:
-    return v if isinstance(v, bool) else None
-
-
 def _json_wwn(v: object) -> Optional[str]:
-    d = _jdict(v)
-    naa, oui, ident = _jint(d.get("naa")), _jint(d.get("oui")), _jint(d.get("id"))
+    d = jdict(v)
+    naa, oui, ident = jint(d.get("naa")), jint(d.get("oui")), jint(d.get("id"))
     if naa is None or oui is None or ident is None:
         return None
     if ident == _PLACEHOLDER_WWN_ID or not (0 <= naa < 16 and 0 <= oui < 1 << 24 and 0 <= ident < 1 << 36):
@@ -1066,14 +799,14 @@ def _json_wwn(v: object) -> Optional[str]:
 
 
 def _json_local_time(v: object, notes: list[str]) -> Optional[datetime]:
-    d = _jdict(v)
-    t = _jint(d.get("time_t"))
+    d = jdict(v)
+    t = jint(d.get("time_t"))
     if t is None or t == _PLACEHOLDER_TIME_T or not 0 < t < 253402300800:
         return None
     dt = datetime.fromtimestamp(t, timezone.utc)
     asctime = d.get("asctime")
     if isinstance(asctime, str):
-        parsed = _naive_asctime(asctime)
+        parsed = naive_asctime(asctime)
         if parsed is not None and abs(parsed[0] - dt.replace(tzinfo=None)) > timedelta(hours=27):
             notes.append(f"local_time.time_t {t} disagrees with asctime {asctime!r} (placeholder?); time not used")
             return None
@@ -1101,12 +834,12 @@ _JSON_FAIL = {"": "", "now": "FAILING_NOW", "past": "In_the_past"}
 
 def _json_attributes(b: _Builder, table: list[Any]) -> None:
     for row_v in table:
-        row = _jdict(row_v)
-        attr_id = _jint(row.get("id"))
+        row = jdict(row_v)
+        attr_id = jint(row.get("id"))
         if attr_id is None or not 0 < attr_id < 256 or attr_id in b.attributes:
             continue
-        raw = _jdict(row.get("raw"))
-        raw_value = _jint(raw.get("value"))
+        raw = jdict(row.get("raw"))
+        raw_value = jint(raw.get("value"))
         raw_string = raw.get("string")
         if not isinstance(raw_string, str):
             raw_string = "" if raw_value is None else str(raw_value)
@@ -1116,30 +849,30 @@ def _json_attributes(b: _Builder, table: list[Any]) -> None:
         b.attributes[attr_id] = Attribute(
             id=attr_id,
             name=name if isinstance(name, str) else "",
-            value=_jint(row.get("value")),
-            worst=_jint(row.get("worst")),
-            thresh=_jint(row.get("thresh")),
-            raw=raw_value if raw_value is not None else _raw_int(raw_string),
+            value=jint(row.get("value")),
+            worst=jint(row.get("worst")),
+            thresh=jint(row.get("thresh")),
+            raw=raw_value if raw_value is not None else raw_int(raw_string),
             raw_string=raw_string.strip(),
             when_failed=when_failed,
-            prefailure=_jbool(_jdict(row.get("flags")).get("prefailure")) is True,
+            prefailure=jbool(jdict(row.get("flags")).get("prefailure")) is True,
         )
 
 
 def _json_devstats(b: _Builder, pages: list[Any]) -> None:
     for page_v in pages:
-        page_d = _jdict(page_v)
-        page = _jint(page_d.get("number"))
+        page_d = jdict(page_v)
+        page = jint(page_d.get("number"))
         if page is None:
             continue
-        for entry_v in _jlist(page_d.get("table")):
-            entry = _jdict(entry_v)
-            offset = _jint(entry.get("offset"))
+        for entry_v in jlist(page_d.get("table")):
+            entry = jdict(entry_v)
+            offset = jint(entry.get("offset"))
             if offset is None or (page, offset) in b.devstats:
                 continue
-            flags = _jdict(entry.get("flags"))
-            value = _jint(entry.get("value"))
-            valid = _jbool(flags.get("valid")) is not False and value is not None
+            flags = jdict(entry.get("flags"))
+            value = jint(entry.get("value"))
+            valid = jbool(flags.get("valid")) is not False and value is not None
             name = entry.get("name")
             b.devstats[(page, offset)] = DevStat(
                 page=page,
@@ -1147,13 +880,13 @@ def _json_devstats(b: _Builder, pages: list[Any]) -> None:
                 name=name if isinstance(name, str) else "",
                 value=value if valid else None,
                 valid=valid,
-                normalized=_jbool(flags.get("normalized")) is True,
+                normalized=jbool(flags.get("normalized")) is True,
             )
 
 
 def _json_gigabytes(v: object) -> Optional[int]:
     if isinstance(v, str):
-        return _gigabytes_to_bytes(v)
+        return gigabytes_to_bytes(v)
     if isinstance(v, bool):
         return None
     if isinstance(v, (int, float)) and math.isfinite(v) and 0 <= v < 1e18:
@@ -1163,19 +896,19 @@ def _json_gigabytes(v: object) -> Optional[int]:
 
 def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
     b = _Builder(source)
-    sc = _jdict(d.get("smartctl"))
-    version = [x for x in (_jint(p) for p in _jlist(sc.get("version"))) if x is not None]
+    sc = jdict(d.get("smartctl"))
+    version = [x for x in (jint(p) for p in jlist(sc.get("version"))) if x is not None]
     if version:
         b.smartctl_version = ("pre-" if sc.get("pre_release") is True else "") + ".".join(map(str, version))
-    b.exit_status = _jint(sc.get("exit_status"))
-    for msg_v in _jlist(sc.get("messages")):
-        msg = _jdict(msg_v).get("string")
+    b.exit_status = jint(sc.get("exit_status"))
+    for msg_v in jlist(sc.get("messages")):
+        msg = jdict(msg_v).get("string")
         if isinstance(msg, str):
             b.add_message(msg)
 
-    dev = _jdict(d.get("device"))
-    b.device = _clean_str(dev.get("name"))
-    b.device_type = _clean_str(dev.get("type"))
+    dev = jdict(d.get("device"))
+    b.device = clean_str(dev.get("name"))
+    b.device_type = clean_str(dev.get("type"))
     protocol = dev.get("protocol")
     proto = protocol.lower() if isinstance(protocol, str) else ""
     if proto in ("ata", "nvme", "scsi"):
@@ -1188,42 +921,42 @@ def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
         b.interface = "scsi"
 
     # identity
-    model = _clean_str(d.get("model_name")) or _clean_str(d.get("scsi_model_name"))
+    model = clean_str(d.get("model_name")) or clean_str(d.get("scsi_model_name"))
     if model is None:
-        vendor = _clean_str(d.get("scsi_vendor")) or _clean_str(d.get("vendor"))
-        product = _clean_str(d.get("scsi_product")) or _clean_str(d.get("product"))
+        vendor = clean_str(d.get("scsi_vendor")) or clean_str(d.get("vendor"))
+        product = clean_str(d.get("scsi_product")) or clean_str(d.get("product"))
         model = " ".join(p for p in (vendor, product) if p) or None
     b.model = model
-    b.model_family = _clean_str(d.get("model_family"))
+    b.model_family = clean_str(d.get("model_family"))
     fw = d.get("firmware_version")
     if not isinstance(fw, str):
         fw = d.get("scsi_revision", d.get("revision"))
-    b.firmware = _clean_id(fw) if isinstance(fw, str) else None
+    b.firmware = clean_id(fw) if isinstance(fw, str) else None
     serial = d.get("serial_number")
-    b.serial = _clean_id(serial) if isinstance(serial, str) else None
+    b.serial = clean_id(serial) if isinstance(serial, str) else None
     b.wwn = _json_wwn(d.get("wwn"))
     if b.wwn is None and isinstance(d.get("logical_unit_id"), str):
-        b.wwn = _lu_id(d["logical_unit_id"])
-    b.capacity_bytes = _jpos(_jdict(d.get("user_capacity")).get("bytes")) or _jpos(d.get("nvme_total_capacity"))
-    b.logical_sector_size = _jpos(d.get("logical_block_size"))
-    rotation = _jint(d.get("rotation_rate"))
+        b.wwn = lu_id(d["logical_unit_id"])
+    b.capacity_bytes = jpos(jdict(d.get("user_capacity")).get("bytes")) or jpos(d.get("nvme_total_capacity"))
+    b.logical_sector_size = jpos(d.get("logical_block_size"))
+    rotation = jint(d.get("rotation_rate"))
     b.rotation_rate = rotation if rotation is not None and rotation >= 0 else None
     b.local_time = _json_local_time(d.get("local_time"), b.notes)
 
     # health
-    support = _jdict(d.get("smart_support"))
-    b.smart_available = _jbool(support.get("available"))
-    b.smart_enabled = _jbool(support.get("enabled"))
-    b.smart_passed = _jbool(_jdict(d.get("smart_status")).get("passed"))
+    support = jdict(d.get("smart_support"))
+    b.smart_available = jbool(support.get("available"))
+    b.smart_enabled = jbool(support.get("enabled"))
+    b.smart_passed = jbool(jdict(d.get("smart_status")).get("passed"))
 
     # ATA
-    _json_attributes(b, _jlist(_jdict(d.get("ata_smart_attributes")).get("table")))
-    _json_devstats(b, _jlist(_jdict(d.get("ata_device_statistics")).get("pages")))
+    _json_attributes(b, jlist(jdict(d.get("ata_smart_attributes")).get("table")))
+    _json_devstats(b, jlist(jdict(d.get("ata_device_statistics")).get("pages")))
 
     # NVMe
-    log = _jdict(d.get("nvme_smart_health_information_log"))
+    log = jdict(d.get("nvme_smart_health_information_log"))
     for jkey, field in _JSON_NVME.items():
-        n = _jint(log.get(jkey))
+        n = jint(log.get(jkey))
         if n is not None:
             b.nvme[field] = n
     if b.interface != "nvme":
@@ -1231,33 +964,33 @@ def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
 
     # SCSI
     if b.interface == "scsi":
-        pu = _jint(d.get("scsi_percentage_used_endurance_indicator"))
+        pu = jint(d.get("scsi_percentage_used_endurance_indicator"))
         if pu is not None:
             b.scsi["percentage_used"] = pu
-        gd = _jint(d.get("scsi_grown_defect_list"))
+        gd = jint(d.get("scsi_grown_defect_list"))
         if gd is not None:
             b.scsi["grown_defects"] = gd
-        ecl = _jdict(d.get("scsi_error_counter_log"))
+        ecl = jdict(d.get("scsi_error_counter_log"))
         for kind, field in (("read", "bytes_read"), ("write", "bytes_written")):
-            gb = _json_gigabytes(_jdict(ecl.get(kind)).get("gigabytes_processed"))
+            gb = _json_gigabytes(jdict(ecl.get(kind)).get("gigabytes_processed"))
             if gb is not None:
                 b.scsi[field] = gb
-        uncs = [_jint(_jdict(ecl.get(k)).get("total_uncorrected_errors")) for k in ("read", "write", "verify")]
+        uncs = [jint(jdict(ecl.get(k)).get("total_uncorrected_errors")) for k in ("read", "write", "verify")]
         present = [u for u in uncs if u is not None]
         if present:
             b.scsi["uncorrected_errors"] = sum(present)
 
     # power-on time and cycles
-    pot = _jdict(d.get("power_on_time"))
-    hours = _jint(pot.get("hours"))
+    pot = jdict(d.get("power_on_time"))
+    hours = jint(pot.get("hours"))
     if hours is not None:
-        minutes = _jint(pot.get("minutes"))
+        minutes = jint(pot.get("minutes"))
         b.power_on_hours = hours + (minutes / 60 if minutes is not None else 0.0)
     elif "power_on_hours" in b.nvme:
         b.power_on_hours = float(b.nvme["power_on_hours"])
     elif 9 in b.attributes:
-        b.power_on_hours = _attr9_hours(b.attributes[9])
-    b.power_cycles = _jint(d.get("power_cycle_count"))
+        b.power_on_hours = attr9_hours(b.attributes[9])
+    b.power_cycles = jint(d.get("power_cycle_count"))
     if b.power_cycles is None:
         if "power_cycles" in b.nvme:
             b.power_cycles = b.nvme["power_cycles"]
@@ -1266,31 +999,20 @@ def _parse_json_obj(d: dict[str, Any], source: str) -> _Builder:
     return b
 
 
-def _visible_json(value: Any) -> Any:
-    """Every string in decoded JSON (keys too) with control characters made visible ('\\u001b' decodes to ESC)."""
-    if isinstance(value, str):
-        return visible(value)
-    if isinstance(value, dict):
-        return {visible(k): _visible_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_visible_json(v) for v in value]
-    return value
-
-
 def _parse_json(text: str, source: str) -> _Builder:
     start = len(text) - len(text.lstrip())
     containers = text.count("{") + text.count("[")
     if containers > _MAX_JSON_CONTAINERS:
-        raise ParseError(f"{_src(source)}: {containers:,} JSON objects and arrays is far more than smartctl prints "
-                         f"for one drive; {_HINT_JSON}")
+        raise ParseError(f"{source_name(source)}: {containers:,} JSON objects and arrays is far more than smartctl "
+                         f"prints for one drive; {HINT_JSON}")
     try:
         obj, end = json.JSONDecoder().raw_decode(text, start)
-        obj = _visible_json(obj)
+        obj = visible_json(obj)
     except (ValueError, RecursionError) as exc:
         detail = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
-        raise ParseError(f"{_src(source)}: truncated or invalid smartctl JSON ({detail}); {_HINT_JSON}") from None
+        raise ParseError(f"{source_name(source)}: truncated or invalid smartctl JSON ({detail}); {HINT_JSON}") from None
     if not isinstance(obj, dict) or not (isinstance(obj.get("smartctl"), dict) or "json_format_version" in obj):
-        raise ParseError(f"{_src(source)}: JSON that is not smartctl output (no 'smartctl' object); {_HINT_JSON}")
+        raise ParseError(f"{source_name(source)}: JSON that is not smartctl output (no 'smartctl' object); {HINT_JSON}")
     b = _parse_json_obj(obj, source)
     if text[end:].strip():
         b.notes.append("text after the JSON object ignored")
@@ -1299,10 +1021,6 @@ def _parse_json(text: str, source: str) -> _Builder:
 
 # --------------------------------------------------------------------------------------------------
 # Public API
-
-
-def _src(source: str) -> str:
-    return visible(_one_line(str(source))) or "<input>"
 
 
 def parse_output(data: bytes | str, source: str, device: str | None = None, device_type: str | None = None) -> Snapshot:
@@ -1314,12 +1032,12 @@ def parse_output(data: bytes | str, source: str, device: str | None = None, devi
     """
     try:
         if len(data) > MAX_INPUT_BYTES:
-            raise ParseError(f"{_src(source)}: {len(data):,} bytes is far more than smartctl prints for one drive "
-                             f"(at most {MAX_INPUT_BYTES // 1024 // 1024} MiB is read); {_HINT_TEXT}")
-        text = _decode(data)
+            raise ParseError(f"{source_name(source)}: {len(data):,} bytes is far more than smartctl prints for one "
+                             f"drive (at most {MAX_INPUT_BYTES // 1024 // 1024} MiB is read); {HINT_TEXT}")
+        text = decode(data)
         stripped = text.lstrip()
         if not stripped:
-            raise ParseError(f"{_src(source)}: empty input, not smartctl output; {_HINT_TEXT}")
+            raise ParseError(f"{source_name(source)}: empty input, not smartctl output; {HINT_TEXT}")
         if stripped[0] == "{":
             b = _parse_json(text, source)
         else:
@@ -1336,7 +1054,7 @@ def parse_output(data: bytes | str, source: str, device: str | None = None, devi
         raise
     except Exception as exc:  # a parser bug must not take the whole run down
         raise ParseError(
-            f"{_src(source)}: internal parser error ({type(exc).__name__}) on this smartctl output; "
+            f"{source_name(source)}: internal parser error ({type(exc).__name__}) on this smartctl output; "
             "please report it with the file attached"
         ) from exc
 
@@ -1355,7 +1073,7 @@ def parse_scan_entries(data: bytes | str) -> list[ScanEntry]:
     """Every device ``smartctl --scan-open`` (text or ``--json=c``) lists, with the open error of those it could
     not open (RAID controller volumes say so there). Raises ParseError for JSON that cannot be read."""
     try:
-        text = _decode(data)
+        text = decode(data)
         stripped = text.lstrip()
         out: list[ScanEntry] = []
         seen: set[tuple[str, Optional[str]]] = set()
@@ -1367,19 +1085,19 @@ def parse_scan_entries(data: bytes | str) -> list[ScanEntry]:
 
         if stripped.startswith("{"):
             try:
-                obj = _visible_json(json.loads(stripped))
+                obj = visible_json(json.loads(stripped))
             except (ValueError, RecursionError):
                 raise ParseError(
                     "smartctl --scan-open: truncated or invalid JSON; run 'smartctl --scan-open --json=c' again"
                 ) from None
             if not isinstance(obj, dict):
                 raise ParseError("smartctl --scan-open: JSON is not a smartctl object")
-            for dev_v in _jlist(obj.get("devices")):
-                dev = _jdict(dev_v)
-                name = _clean_str(dev.get("name"))
+            for dev_v in jlist(obj.get("devices")):
+                dev = jdict(dev_v)
+                name = clean_str(dev.get("name"))
                 if name is not None:
                     error = dev.get("open_error")
-                    add(ScanEntry(name, _clean_str(dev.get("type")),
+                    add(ScanEntry(name, clean_str(dev.get("type")),
                                   None if "open_error" not in dev else str(error or "open failed")))
             return out
         for line in text.splitlines():
