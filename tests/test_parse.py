@@ -931,3 +931,17 @@ def test_json_after_a_typed_command() -> None:
     with pytest.raises(ParseError):
         parse("$ cat notes\n{not json")
 
+
+def test_field_maps_name_fields_of_the_health_records() -> None:
+    """The builder makes NvmeHealth and ScsiHealth from the tables the readers' field maps fill."""
+    from dataclasses import fields
+
+    from ssdwear.parse import json_reader, text
+    from ssdwear.records import NvmeHealth, ScsiHealth
+
+    nvme = {f.name for f in fields(NvmeHealth)}
+    assert set(text.NVME_KEYS.values()) == nvme
+    assert set(json_reader.NVME_KEYS.values()) == nvme
+    scsi = {f.name for f in fields(ScsiHealth)}
+    for field_map in (text.SCSI_ERRLOG_BYTES, json_reader.SCSI_KEYS, json_reader.SCSI_ERRLOG_BYTES):
+        assert set(field_map.values()) <= scsi
