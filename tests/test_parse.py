@@ -903,17 +903,19 @@ def test_parse_module_imports_only_the_standard_library() -> None:
     stdlib = getattr(sys, "stdlib_module_names", None)
     if stdlib is None:
         pytest.skip("needs Python 3.10+ for sys.stdlib_module_names")
-    tree = ast.parse(Path(ssdwear.parse.__file__).read_text(encoding="utf-8"))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        else:
-            continue
-        for name in names:
-            top = name.split(".")[0]
-            assert top == "__future__" or top in stdlib, f"ssdwear.parse imports {name}"
+    modules = sorted(Path(ssdwear.parse.__file__).parent.glob("*.py"))
+    for module in modules:
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top == "__future__" or top in stdlib, f"ssdwear.parse.{module.stem} imports {name}"
 
 
 def test_smartctl_error_line_without_banner() -> None:
@@ -928,3 +930,18 @@ def test_json_after_a_typed_command() -> None:
     assert s.model == "INTEL SSDSC2BB240G4"
     with pytest.raises(ParseError):
         parse("$ cat notes\n{not json")
+
+
+def test_field_maps_name_fields_of_the_health_records() -> None:
+    """The builder makes NvmeHealth and ScsiHealth from the tables the readers' field maps fill."""
+    from dataclasses import fields
+
+    from ssdwear.parse import json_reader, text
+    from ssdwear.records import NvmeHealth, ScsiHealth
+
+    nvme = {f.name for f in fields(NvmeHealth)}
+    assert set(text.NVME_KEYS.values()) == nvme
+    assert set(json_reader.NVME_KEYS.values()) == nvme
+    scsi = {f.name for f in fields(ScsiHealth)}
+    for field_map in (text.SCSI_ERRLOG_BYTES, json_reader.SCSI_KEYS, json_reader.SCSI_ERRLOG_BYTES):
+        assert set(field_map.values()) <= scsi
