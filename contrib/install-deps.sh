@@ -1,14 +1,15 @@
 #!/bin/sh
 # Install ssdwear's system dependencies with the machine's package manager.
-#   contrib/install-deps.sh          smartmontools (what ssdwear itself needs) and, on Debian/Ubuntu,
-#                                    python3-venv (contrib/install.sh installs ssdwear into a venv)
+#   contrib/install-deps.sh          smartmontools (what ssdwear itself needs), nvme-cli (the timer reset
+#                                    of Intel/Solidigm NVMe drives) and, on Debian/Ubuntu, python3-venv
+#                                    (contrib/install.sh installs ssdwear into a venv)
 #   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
 #                                    zsh, fish and bash-completion (the completion scripts are loaded),
 #                                    Prometheus's node_exporter and promtool
 # Runs the package manager through sudo when not root. Installs only what is missing.
 set -eu
 
-want="smartctl:smartmontools"
+want="smartctl:smartmontools nvme:nvme-cli"
 if [ "${1:-}" = "--test" ]; then
     want="$want qemu-system-x86_64:qemu-system-x86 busybox:busybox-static"
     want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"

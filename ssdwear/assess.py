@@ -106,16 +106,15 @@ class TimedResult:
 
 
 def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> Optional[TimedResult]:
-    """Read E2h/E3h/E4h on an Intel SSD that carries them; None for every other drive.
+    """Read E2h/E3h/E4h on an Intel SSD that carries them (SATA attributes 226-228, or the NVMe vendor log
+    0xCA entries, under the same rules); None for every other drive.
 
     Attribute 226 on a drive that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is
     never looked at here.
     """
     if not vendors.has_timed_workload(snap):
         return None
-    e2 = _raw(snap, 226)
-    e3 = _raw(snap, 227)
-    e4 = _raw(snap, 228)
+    e2, e3, e4 = (vendors.timed_raw(snap, i) for i in (226, 227, 228))
     if e2 is None or e4 is None:
         return None
     warnings: list[str] = []

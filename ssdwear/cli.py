@@ -53,6 +53,7 @@ class App:
     fallback_replay: Optional[str] = None
     no_history: bool = False
     runner: Optional[Runner] = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
+    nvme_runner: Optional[Runner] = None  # the same for nvme-cli
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     _config: Optional[Config] = None
@@ -101,7 +102,19 @@ class App:
             return SmartctlRunner(locate_smartctl(self.smartctl or cfg.smartctl), cfg.smartctl_timeout,
                                   options=cfg.smartctl_options)
 
-        return Session(config=cfg, runner_factory=factory, db_path=self.db_path(cfg, replaying=bool(replay)),
+        def nvme_factory() -> Runner:
+            if self.nvme_runner is not None and not replay_dir:
+                return self.nvme_runner
+            if replay:
+                from .replay import ReplayRunner
+
+                return ReplayRunner(Path(replay), program="nvme")
+            from .smart import NvmeCliRunner, locate_nvme
+
+            return NvmeCliRunner(locate_nvme(), cfg.smartctl_timeout)
+
+        return Session(config=cfg, runner_factory=factory, nvme_runner_factory=nvme_factory,
+                       db_path=self.db_path(cfg, replaying=bool(replay)),
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
                        origin=f"replay:{replay}" if replay else "live")

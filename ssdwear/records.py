@@ -118,6 +118,7 @@ class Snapshot:
     attributes: Mapping[int, Attribute] = field(default_factory=dict)
     devstats: Mapping[tuple[int, int], DevStat] = field(default_factory=dict)
     nvme: Optional[NvmeHealth] = None
+    nvme_logs: Mapping[int, bytes] = field(default_factory=dict)  # log pages dumped with -l nvmelog, by log id
     scsi: Optional[ScsiHealth] = None
     exit_status: Optional[int] = None  # smartctl's exit status, when known
     messages: tuple[str, ...] = ()  # smartctl's own error/warning messages

@@ -1,8 +1,9 @@
-"""Replay recorded smartctl calls instead of running smartctl.
+"""Replay recorded smartctl (and nvme-cli) calls instead of running them.
 
 A fixture folder stands for one machine. Each recorded call is a pair of files named after the call:
-`smartctl <args>.out` (stdout, bytes as printed) and `smartctl <args>.rc` (exit status, decimal), where
-<args> are the arguments after the program name joined by single spaces, with '/' replaced by '_'.
+`smartctl <args>.out` (stdout, bytes as printed) and `smartctl <args>.rc` (exit status, decimal), and
+`smartctl <args>.err` (stderr) where it said something, where <args> are the arguments after the program name
+joined by single spaces, with '/' replaced by '_'. nvme-cli calls are named `nvme <args>` the same way.
 The N-th call of the same arguments (N >= 2) is answered by `smartctl <args>@N.out` when it exists,
 else by the highest-numbered recording before it: a drive read three times can show three states.
 """
@@ -17,24 +18,25 @@ from .errors import DriveError, UsageError
 from .smart import CallResult
 
 
-def fixture_name(args: Sequence[str]) -> str:
-    """The file name stem of a recorded smartctl call: its argv after 'smartctl', joined by spaces, '/' -> '_'.
+def fixture_name(args: Sequence[str], program: str = "smartctl") -> str:
+    """The file name stem of a recorded call: the program, then its argv, joined by spaces, '/' -> '_'.
     The one naming rule for every recording (tests/fake_smartctl.py and fixtures/raid/emu/emu.py repeat it
     because they run as a stand-alone smartctl without ssdwear importable)."""
-    return "smartctl " + " ".join(args).replace("/", "_")
+    return f"{program} " + " ".join(args).replace("/", "_")
 
 
 class ReplayRunner:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, program: str = "smartctl") -> None:
         if not folder.is_dir():
             raise UsageError(f"replay folder {folder} does not exist: give a folder of recorded smartctl calls")
         self.folder = folder
+        self.program = program
         self.calls: list[tuple[str, ...]] = []  # every call made, in order (tests count them)
         self._counts: dict[str, int] = {}
         self._lock = threading.Lock()
 
     def run(self, args: Sequence[str]) -> CallResult:
-        name = fixture_name(args)
+        name = fixture_name(args, self.program)
         with self._lock:
             self.calls.append(tuple(args))
             count = self._counts[name] = self._counts.get(name, 0) + 1
@@ -44,6 +46,8 @@ class ReplayRunner:
             if out.is_file():
                 rc_file = self.folder / f"{stem}.rc"
                 status = int(rc_file.read_text().strip() or "0") if rc_file.is_file() else 0
-                return CallResult(tuple(args), out.read_bytes(), status)
-        device = args[-1] if args else "smartctl"
+                err_file = self.folder / f"{stem}.err"
+                return CallResult(tuple(args), out.read_bytes(), status,
+                                  err_file.read_bytes() if err_file.is_file() else b"")
+        device = next((a for a in args if a.startswith("/dev/")), args[-1] if args else self.program)
         raise DriveError(device, f"no recording of '{name}' in {self.folder}", kind="read")

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 class Session:
     config: Config
     runner_factory: Callable[[], smart.Runner]
+    # nvme-cli, for the NVMe timer reset only (None: not available; made on first use)
+    nvme_runner_factory: Optional[Callable[[], smart.Runner]] = None
     db_path: Optional[Path] = None  # None: do not use the history store
     clock: Clock = utc_now
     represents_minutes: Optional[float] = None
@@ -58,6 +60,11 @@ class Session:
         if self._runner is None:
             self._runner = self.runner_factory()
         return self._runner
+
+    def _nvme_runner(self) -> smart.Runner:
+        if self.nvme_runner_factory is None:
+            raise SsdwearError("no way to run nvme-cli here")
+        return self.nvme_runner_factory()
 
     def store(self, write: bool = False) -> Optional[Store]:
         """The history store, opened on first use (sqlite3 is not imported by runs without history).
@@ -288,6 +295,15 @@ class Session:
         refusal = vendors.reset_refusal(snap)
         if refusal is not None and not force:
             return result("refused", f"not reset: {refusal}; --force sends it anyway, at your own risk")
+        nvme: Optional[smart.Runner] = None
+        if snap.interface == "nvme":
+            if dtype not in (None, "nvme"):
+                return result("refused", f"not reset: the NVMe timer is reset with nvme-cli, which reaches only a "
+                                         f"directly attached drive, not one behind -d {dtype}")
+            try:
+                nvme = self._nvme_runner()
+            except SsdwearError as exc:
+                return result("failed", f"not reset, nothing was sent: {exc}")
         key = drive_key(snap.model, snap.serial, snap.wwn)
         if key is None:
             return result("failed", "not reset: the drive has no serial number or WWN, so its reset could not be "
@@ -309,7 +325,10 @@ class Session:
                                      f"({snap.model} [{snap.serial or snap.wwn}], now {now.model} "
                                      f"[{now.serial or now.wwn}]); run start again")
         try:
-            smart.reset_timer(self.runner, device, dtype)
+            if nvme is not None:
+                smart.reset_nvme_timer(nvme, device)
+            else:
+                smart.reset_timer(self.runner, device, dtype)
         except DriveError as exc:
             return result("rejected" if exc.kind == "rejected" else "failed", exc.message)
         at = self.clock()

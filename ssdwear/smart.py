@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional, Protocol, Union
 
+from . import vendors
 from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
 from .parse import parse_output, parse_scan_entries
 from .records import ScanEntry, Snapshot, passed_given_status
@@ -213,6 +214,16 @@ def reset_args(device: str, device_type: Optional[str]) -> list[str]:
     return ["-t", "vendor,0x40", *(["-d", device_type] if device_type else []), device]
 
 
+def log_page_args(device: str, device_type: Optional[str], page: int, size: int = 0x200) -> list[str]:
+    """An NVMe log page as smartctl's hex dump. Both numbers must be hex with 0x: smartctl rejects `,512`."""
+    return ["-l", f"nvmelog,0x{page:02x},0x{size:x}", *(["-d", device_type] if device_type else []), device]
+
+
+def nvme_reset_args(device: str) -> list[str]:
+    """nvme-cli: Set Features, feature 0xD5 (Intel/Solidigm: reset the timed-workload counters), value 1."""
+    return ["set-feature", device, "-f", "0xd5", "-v", "1"]
+
+
 SCAN_ARGS = ["--scan-open", "--json=c"]
 SCAN_ARGS_TEXT = ["--scan-open"]
 
@@ -278,8 +289,29 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
 
 
 def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, wake: bool = False) -> Snapshot:
-    """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0."""
-    return _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
+    """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0. On the drives
+    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page."""
+    snap = _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
+    page = vendors.timed_log_page(snap)
+    return snap if page is None else _with_log_page(runner, snap, device, device_type, page)
+
+
+def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: Optional[str], page: int
+                   ) -> Snapshot:
+    """The snapshot with the log page added; when it cannot be read, with a note saying why (the drive's
+    other figures stand)."""
+    result = runner.run(log_page_args(device, device_type, page))
+    dump: Optional[bytes] = None
+    if not result.status & (BIT_CMDLINE | BIT_OPEN):
+        try:
+            dump = parse_output(result.stdout, source=device, device=device).nvme_logs.get(page)
+        except ParseError:
+            dump = None
+    if dump is None:
+        said = _said(result) or f"smartctl exit status {result.status}"
+        return replace(snap, parse_notes=(*snap.parse_notes, f"vendor log page 0x{page:02x} could not be read "
+                                          f"({said}): no timed-workload window"))
+    return replace(snap, nvme_logs={**snap.nvme_logs, page: dump})
 
 
 def identify(runner: Runner, device: str, device_type: Optional[str] = None) -> Snapshot:
@@ -332,6 +364,60 @@ def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> Call
         raise DriveError(device, f"the drive rejected the timer reset (smartctl exit status {result.status}: "
                          f"{detail})", kind="rejected")
     return result
+
+
+# ------------------------------------------------------------------------------------------------
+# nvme-cli: the NVMe timed-workload reset (smartctl cannot send Set Features).
+
+
+def locate_nvme() -> str:
+    """nvme-cli's `nvme`, on PATH or in the sbin directories; as root it must be one only root can change."""
+    from .trust import check_trusted
+
+    for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in SBIN_DIRS)]:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            path = os.path.abspath(candidate)
+            check_trusted(Path(path), "nvme-cli binary", "use the one the nvme-cli package installed")
+            return path
+    raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli / "
+                           "dnf install nvme-cli")
+
+
+class NvmeCliRunner:
+    """Runs nvme-cli with a timeout. Its exit status is not a bitmask: 0 is success, anything else failure
+    (nvme-cli 2.x returns 1 for every error; the NVMe status is only in its stderr)."""
+
+    def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        self.path = path
+        self.timeout_s = timeout_s
+
+    def run(self, args: Sequence[str]) -> CallResult:
+        started = time.monotonic()
+        try:
+            proc = subprocess.run([self.path, *args], capture_output=True, timeout=self.timeout_s,
+                                  stdin=subprocess.DEVNULL, check=False)
+        except subprocess.TimeoutExpired:
+            raise DriveError(args[1] if len(args) > 1 else "nvme", f"nvme-cli did not answer within "
+                             f"{self.timeout_s:g} s and was killed (hung device?)", kind="timeout") from None
+        except OSError as exc:
+            raise SmartctlNotFound(f"cannot run nvme-cli at {self.path}: {exc.strerror}") from None
+        return CallResult(tuple(args), proc.stdout, proc.returncode, proc.stderr, time.monotonic() - started)
+
+
+def reset_nvme_timer(runner: Runner, device: str) -> CallResult:
+    """Send Set Features 0xD5 value 1 with nvme-cli. The caller guards (documented families only)."""
+    result = runner.run(nvme_reset_args(device))
+    if result.status == 0:
+        return result
+    from .trust import visible
+
+    lines = [line.strip() for line in result.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+    said = visible(next((line for line in lines if line.startswith("NVMe status")), lines[0] if lines else
+                        f"exit status {result.status}"))[:300]
+    if any(word in said.lower() for word in ("no such file", "no such device", "permission denied")):
+        raise DriveError(device, f"nvme-cli could not open the device: {said}", kind="missing")
+    raise DriveError(device, f"the drive rejected the timer reset (nvme set-feature -f 0xd5 -v 1: {said})",
+                     kind="rejected")
 
 
 Outcome = Union[Snapshot, DriveError]

@@ -159,12 +159,19 @@ class Counter:
 
 @dataclass(frozen=True)
 class TimedWorkload:
-    """Intel's timed-workload trio: E2h media wear (1/1024 %), E3h host reads (%), E4h minutes."""
+    """Intel's timed-workload trio: E2h media wear (1/1024 %), E3h host reads (%), E4h minutes.
+
+    On SATA drives they are SMART attributes 226-228, reset with `smartctl -t vendor,0x40`; on Intel/Solidigm
+    data-centre NVMe drives they are the entries with keys E2h-E4h of vendor log page 0xCA (`log_page`), reset
+    with Set Features 0xD5, value 1 (nvme-cli). The keys are the same numbers as the attribute IDs.
+    """
 
     ids: tuple[int, int, int] = (226, 227, 228)
-    # Families whose reset (`smartctl -t vendor,0x40`) is documented; any other drive is refused.
+    log_page: Optional[int] = None  # NVMe: the vendor log page that carries them
+    # Families whose reset is documented; any other drive is refused (unless forced).
     reset_families: tuple[tuple[str, re.Pattern[str]], ...] = ()
     reset_families_text: str = ""
+    reset_command: str = "vendor subcommand 0x40"
     # (E2h, E4h at least): a pattern of broken firmware counters, not a measurement.
     impossible: Optional[tuple[int, int]] = None
 
@@ -201,7 +208,34 @@ INTEL_TIMED = TimedWorkload(
     # S3510/S3520/S3610 and Dell OEM drives; neither value can be true.
     impossible=(102400, 100_000_000))
 
+# Intel/Solidigm data-centre NVMe families whose vendor log 0xCA carries the timed workload and whose reset (Set
+# Features, feature 0xD5, value 1) is published: SPDK's nvme_intel.h (from the Intel SSD DC P3700 specification:
+# log 0xCA "SMART attributes", 12-byte entries; feature 0xD5 "reset timed workload counters"), Solidigm's own
+# endurance_profiler (reads E2h-E4h from 0xCA and resets with `nvme set-feature -f 0xd5 -v 1` on Intel/Solidigm
+# data-centre NVMe SSDs) and nvme-cli's intel and solidigm plugins (smart-log-add reads 0xCA). Client drives
+# share the INTEL/SOLIDIGM prefix (SSDPEK*, SSDPFK*) and are not in this list; nor are Optane (SSDPE21K*).
+NVME_TIMED_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(_INTEL_MODEL_FORM.format(pattern), re.I))
+    for name, pattern in (
+        ("Intel DC P3500/P3520/P3600/P3700/P3608", r"SSDPE(2M|DM)[DEX]\d{3}[GT]\d|SSDPECME\d{3}[GT]\d"),
+        ("Intel/Solidigm DC P4500/P4510/P4600/P4610", r"SSDPE(2K|DK)[XE]\d{3}[GT]\d"),
+        ("Intel/Solidigm D7-P5510/P5520/P5620, D5-P5316", r"SSDPF2(K[XE]|NV)\d{3}[GT]"),
+    )
+)
+NVME_TIMED = TimedWorkload(
+    log_page=0xCA, reset_families=NVME_TIMED_FAMILIES, reset_command="Set Features 0xD5",
+    reset_families_text="DC P3x00, P4x00/P4x10, D7-P5x10/P5x20, D5-P5316",
+    impossible=INTEL_TIMED.impossible)  # the SATA families' broken-counter pattern, by the same firmware lineage
+
+
+def _nvme_timed_family(snap: Snapshot) -> bool:
+    model = (snap.model or "").strip()
+    return snap.interface == "nvme" and any(p.match(model) for _, p in NVME_TIMED_FAMILIES)
+
+
 PROFILES: tuple[VendorProfile, ...] = (
+    # Intel/Solidigm data-centre NVMe: the timed workload in vendor log 0xCA (wear: the standard health log).
+    VendorProfile("Intel/Solidigm data-centre NVMe", _nvme_timed_family, timed=NVME_TIMED),
     # Dell-certified Intel: 245 Percent_Life_Remaining; host counters as their names say.
     VendorProfile("Dell-certified Intel", is_dell_intel,
                   wear=(WearAttribute(245, "dell_245_percent_life_remaining", "Percent_Life_Remaining", floor=0),),
@@ -251,6 +285,40 @@ def profile(snap: Snapshot) -> VendorProfile:
 # Timed workload
 
 
+def timed_log_page(snap: Snapshot) -> Optional[int]:
+    """The vendor log page to read for this drive's timed workload (one extra smartctl call), or None: only
+    Intel/Solidigm data-centre NVMe drives, where the page is documented."""
+    timed = profile(snap).timed
+    return timed.log_page if timed is not None and snap.interface == "nvme" else None
+
+
+def log_entries(page: bytes) -> dict[int, int]:
+    """Intel's SMART attribute log (NVMe log 0xCA): 12-byte entries of key (byte 0), normalized value (3) and a
+    48-bit little-endian raw value (5-10). Found by key, not by position; the first entry of a key wins."""
+    entries: dict[int, int] = {}
+    for at in range(0, len(page) - 11, 12):
+        key = page[at]
+        if key and key not in entries:
+            entries[key] = int.from_bytes(page[at + 5:at + 11], "little")
+    return entries
+
+
+def _timed_values(snap: Snapshot, timed: TimedWorkload) -> Optional[dict[int, Optional[int]]]:
+    """E2h, E3h, E4h raw values by ID, or None when the drive does not show all three."""
+    if timed.log_page is not None:
+        page = snap.nvme_logs.get(timed.log_page)
+        entries = log_entries(page) if page else {}
+        if snap.interface != "nvme" or not all(i in entries for i in timed.ids):
+            return None  # another vendor's page 0xCA, a failed read, or none
+        return {i: entries[i] for i in timed.ids}
+    if snap.interface != "ata":
+        return None
+    attrs = {i: snap.attr(i) for i in timed.ids}
+    if any(a is None or a.name == "Intel_Internal" for a in attrs.values()):
+        return None
+    return {i: a.raw if a is not None else None for i, a in attrs.items()}
+
+
 def timer_reset_family(snap: Snapshot) -> Optional[str]:
     """The documented family name if the timed-workload reset is documented for this drive, else None."""
     timed = profile(snap).timed
@@ -262,20 +330,17 @@ def timer_reset_family(snap: Snapshot) -> Optional[str]:
 
 
 def has_timed_workload(snap: Snapshot) -> bool:
-    """A drive whose profile carries the timed-workload trio, with all three attributes present (and the
-    drive database does not call them Intel_Internal)."""
+    """A drive whose profile carries the timed-workload trio, showing all three (SATA: attributes the drive
+    database does not call Intel_Internal; NVMe: entries of the vendor log page)."""
     timed = profile(snap).timed
-    if snap.interface != "ata" or timed is None:
-        return False
-    return all((attr := snap.attr(i)) is not None and attr.name != "Intel_Internal" for i in timed.ids)
+    return timed is not None and _timed_values(snap, timed) is not None
 
 
 def timed_raw(snap: Snapshot, attr_id: int) -> Optional[int]:
-    """Raw value of 226/227/228 on a drive that carries the timed workload; None on every other drive."""
-    if not has_timed_workload(snap):
-        return None
-    attr = snap.attr(attr_id)
-    return None if attr is None else attr.raw
+    """Raw value of E2h/E3h/E4h (226/227/228) on a drive that carries the timed workload; None on every other."""
+    timed = profile(snap).timed
+    values = _timed_values(snap, timed) if timed is not None else None
+    return None if values is None else values.get(attr_id)
 
 
 def timed_value(snap: Snapshot, attr_id: int) -> Optional[int]:
@@ -292,8 +357,10 @@ def impossible_timed(snap: Snapshot, e2: int, e4: int) -> bool:
 
 
 def reset_refusal(snap: Snapshot) -> Optional[str]:
-    """Why ssdwear must not send `-t vendor,0x40` to this drive; None when the reset is documented for it."""
+    """Why ssdwear must not send the timer reset to this drive; None when the reset is documented for it."""
     what = snap.model or "this drive"
+    if snap.interface == "nvme":
+        return _nvme_reset_refusal(snap, what)
     if snap.interface != "ata":
         return f"{what} is not an ATA drive; vendor subcommand 0x40 is defined only for Intel SATA SSDs"
     timed = profile(snap).timed
@@ -305,6 +372,15 @@ def reset_refusal(snap: Snapshot) -> Optional[str]:
     if timer_reset_family(snap) is None:
         return (f"{what} has attributes 226-228, but the reset is not documented for its family "
                 f"(only for {timed.reset_families_text})")
+    return None
+
+
+def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
+    if not _nvme_timed_family(snap):
+        return (f"{what} is not an Intel/Solidigm data-centre NVMe SSD; Set Features 0xD5 is vendor-specific and "
+                f"documented only for {NVME_TIMED.reset_families_text}")
+    if not has_timed_workload(snap):
+        return f"{what} did not show the timed-workload counters (E2h-E4h in vendor log 0xCA)"
     return None
 
 

@@ -43,6 +43,8 @@ run table $S report
 run history $S history NVME0001 --format json
 run start_refused $S start /dev/sdb
 run start_forced $S start /dev/sdb --force --format json
+run nvme_refused $S start /dev/nvme0
+run nvme_forced $S start /dev/nvme0 --force --format json
 run retire $S retire-check /dev/nvme1 --format json
 run check $S check
 """
@@ -132,6 +134,20 @@ def test_the_vendor_command_guard_and_the_drives_rejection(vm: Path) -> None:
     assert rc == 5 and entry["status"] == "rejected" and entry["serial"] == "AHCI0002"
     assert "rejected the timer reset" in entry["message"] and "aborted command" in entry["message"]
     assert stderr.count("/dev/sdb") == 1
+
+
+@pytest.mark.qemu
+def test_the_nvme_timer_reset_guard_and_the_drives_rejection_through_real_nvme_cli(vm: Path) -> None:
+    """QEMU's NVMe drive is no Intel/Solidigm data-centre drive: refused; forced, nvme-cli sends Set Features
+    0xD5 and the drive's own rejection (NVMe status 0x4002) is what the user reads."""
+    rc, stdout, stderr = out(vm, "nvme_refused")
+    assert rc == 4 and stdout.startswith("/dev/nvme0  QEMU NVMe Ctrl [NVME0001]  REFUSED") and stderr == ""
+    assert "not an Intel/Solidigm data-centre NVMe SSD" in " ".join(stdout.split())
+    rc, stdout, stderr = out(vm, "nvme_forced")
+    (entry,) = json.loads(stdout)["results"]
+    assert rc == 5 and entry["status"] == "rejected" and entry["serial"] == "NVME0001", (stdout, stderr)
+    assert "nvme set-feature -f 0xd5 -v 1" in entry["message"] and "Invalid Field in Command" in entry["message"]
+    assert "0x4002" in entry["message"]
 
 
 @pytest.mark.qemu

@@ -53,7 +53,7 @@ def test_reset_refused_elsewhere(model: str, why: str) -> None:
 def test_reset_refused_without_the_attributes_and_on_nvme() -> None:
     no_attrs = ata("INTEL SSDSC2CT240A4", [attr(233, 0, value=85)])
     assert "226-228" in vendors.reset_refusal(no_attrs)
-    assert "not an ATA drive" in vendors.reset_refusal(nvme(3))
+    assert "not an Intel/Solidigm data-centre NVMe SSD" in vendors.reset_refusal(nvme(3))
 
 
 def test_x25e_intel_internal_attributes_are_not_a_timer() -> None:
@@ -103,7 +103,7 @@ def test_intel_write_counters_are_32mib_units_whatever_the_name() -> None:
 # The drive-knowledge table
 
 
-def _ata_corpus() -> list[Snapshot]:
+def _corpus() -> list[Snapshot]:
     from conftest import CORPUS
 
     from ssdwear.errors import ParseError
@@ -116,13 +116,12 @@ def _ata_corpus() -> list[Snapshot]:
                 snap = parse_output(path.read_bytes(), source=path.name)
             except ParseError:
                 continue
-            if snap.interface == "ata":
-                snaps.append(snap)
+            snaps.append(snap)
     return snaps
 
 
 def test_every_profile_is_some_real_drive_and_sources_are_unique() -> None:
-    seen = {vendors.profile(s).name for s in _ata_corpus()}
+    seen = {vendors.profile(s).name for s in _corpus() if s.interface in ("ata", "nvme")}
     assert seen == {p.name for p in vendors.PROFILES} | {"generic"}, "a profile no real drive in the corpus uses"
     sources = [w.source for p in vendors.PROFILES for w in p.wear]
     assert len(sources) == len(set(sources))

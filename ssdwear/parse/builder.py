@@ -73,6 +73,7 @@ class Builder:
         self.devstats: dict[tuple[int, int], DevStat] = {}
         self.nvme: dict[str, int] = {}  # NvmeHealth field -> value
         self.scsi: dict[str, int] = {}  # ScsiHealth field -> value
+        self.nvme_logs: dict[int, bytes] = {}  # NVMe log pages smartctl dumped, by log id
         self.exit_status: Optional[int] = None
         self.messages: list[str] = []
         self._seen_messages: set[str] = set()
@@ -197,6 +198,7 @@ class Builder:
             attributes=self.attributes,
             devstats=self.devstats,
             nvme=nvme,
+            nvme_logs=self.nvme_logs,
             scsi=scsi,
             exit_status=self.exit_status,
             messages=tuple(self.messages),

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from ..errors import ParseError
 from ..records import Attribute, DevStat
+from . import nvmelog
 from .builder import Builder
 from .values import (
     HINT_JSON,
@@ -276,6 +277,14 @@ def _power(b: Builder, d: dict[str, Any]) -> None:
             b.power_cycles = b.attributes[12].raw
 
 
+def _output_lines(b: Builder, d: dict[str, Any]) -> None:
+    """NVMe log pages dumped with -l nvmelog: JSON has no key for them; --json=co's smartctl.output has the
+    text lines."""
+    lines = [line for line in jlist(jdict(d.get("smartctl")).get("output")) if isinstance(line, str)]
+    if lines:
+        b.nvme_logs = nvmelog.pages(nvmelog.read_lines(lines), b.notes)
+
+
 PARTS: tuple[Callable[[Builder, dict[str, Any]], None], ...] = (
     _smartctl,
     _device,
@@ -286,6 +295,7 @@ PARTS: tuple[Callable[[Builder, dict[str, Any]], None], ...] = (
     _nvme,
     _scsi,
     _power,
+    _output_lines,
 )
 
 

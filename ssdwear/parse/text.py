@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ..errors import ParseError
+from . import nvmelog
 from .builder import Builder
 from .text_tables import attribute_row, devstat_row, errlog_row
 from .values import (
@@ -177,6 +178,19 @@ def _devstat_line(p: TextParser, s: str) -> bool:
     return s.startswith("Page") or "=====" in s
 
 
+def _log_page(p: TextParser, m: re.Match[str]) -> bool:
+    """'NVMe Log 0xca (0x0200 bytes)': a page dumped with -l nvmelog; its hex rows follow."""
+    dump = nvmelog.start(m)
+    if dump is None:
+        return False
+    p.dumps.append(dump)
+    return True
+
+
+def _log_row(p: TextParser, s: str) -> bool:
+    return nvmelog.add_row(p.dumps[-1], s)
+
+
 def _errlog_line(p: TextParser, s: str) -> bool:
     """A row of the SCSI error counter log ('read: ...'), or one of the three header lines (they have no ':')."""
     return errlog_row(p.scsi_gb, p.scsi_unc, s) or ":" not in s
@@ -194,6 +208,7 @@ SECTIONS = (
     Section("nvme", re.compile(r"SMART/Health Information")),
     Section("errlog", re.compile(r"E(?i:rror counter log)"), rows=_errlog_line),
     Section("power_on_time", re.compile(r"Accumulated power on time"), _power_on_time, table=False),
+    Section("nvmelog", nvmelog.HEADER, _log_page, rows=_log_row),
 )
 
 
@@ -237,6 +252,7 @@ class TextParser:
         self.poh_scsi: Optional[float] = None
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
+        self.dumps: list[nvmelog.Dump] = []
 
     # -- the line loop ---------------------------------------------------------------------------
     def feed(self, lines: list[str]) -> None:
@@ -415,6 +431,7 @@ class TextParser:
         self.b.capacity_bytes = self.user_capacity or self.total_nvm_capacity or self.namespace_capacity
         self._power()
         self._cut_notes()
+        self.b.nvme_logs = nvmelog.pages(self.dumps, self.b.notes)
 
     def _interface(self) -> None:
         """Which kind of drive printed this, from the sections and keys seen."""

@@ -1,0 +1,88 @@
+"""NVMe log pages that smartctl printed as hex dumps (``smartctl -l nvmelog,0xPAGE,0xSIZE``).
+
+smartctl prints a header, ``NVMe Log 0xca (0x0200 bytes)``, then ``dStrHex``'s lines: the offset in hex, up to
+16 bytes as two hex digits each, and an ASCII column from column 60 that may hold anything printable (spaces and
+hex-looking letters too). A row is read as its offset and exactly as many byte cells as the header leaves for it
+(16, fewer on the last line), so the ASCII column is never read as bytes. A page is kept only when every row is
+in sequence and it has exactly the header's size; a damaged or cut-off dump is a note, never a guess. JSON output
+has no key for the dump: only ``--json=co`` carries it, as these same lines in ``smartctl.output``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Optional
+
+HEADER = re.compile(r"NVMe Log 0x([0-9a-fA-F]{2}) \(0x([0-9a-fA-F]{1,5}) bytes\)$")
+MAX_LOG_BYTES = 0x4000  # the most smartctl reads (smartctl.8: SIZE from 0x4 to 0x4000)
+MAX_DUMPS = 16  # pages kept from one output; smartctl prints one per -l nvmelog option
+_OFFSET = re.compile(r"[0-9a-fA-F]{2,4}")
+_BYTE = re.compile(r"[0-9a-fA-F]{2}")
+
+
+@dataclass
+class Dump:
+    log_id: int
+    size: int
+    data: bytearray = field(default_factory=bytearray)
+    damaged: Optional[str] = None
+
+
+def start(m: re.Match[str]) -> Optional[Dump]:
+    """The dump a header line opens, or None for a size smartctl cannot print."""
+    size = int(m.group(2), 16)
+    return Dump(int(m.group(1), 16), size) if 0 < size <= MAX_LOG_BYTES else None
+
+
+def add_row(dump: Dump, line: str) -> bool:
+    """Read one stripped line into the dump; False when it is not a dump row (the dump ended before it)."""
+    tokens = line.split()
+    if not tokens or not _OFFSET.fullmatch(tokens[0]):
+        return False
+    if dump.damaged is not None:
+        return True
+    want = min(16, dump.size - len(dump.data))
+    if int(tokens[0], 16) != len(dump.data) or want <= 0:
+        dump.damaged = f"has a row at offset 0x{tokens[0]} out of sequence"
+        return True
+    cells = tokens[1:1 + want]
+    if len(cells) != want or not all(_BYTE.fullmatch(c) for c in cells):
+        dump.damaged = f"has a row at offset 0x{tokens[0]} that is not {want} hex bytes"
+        return True
+    dump.data += bytes(int(c, 16) for c in cells)
+    return True
+
+
+def read_lines(lines: Iterable[str]) -> list[Dump]:
+    """Every dump in these lines (``smartctl.output`` of ``--json=co``): a header, its rows up to a blank line."""
+    dumps: list[Dump] = []
+    current: Optional[Dump] = None
+    for line in lines:
+        s = line.strip()
+        if current is not None and s and add_row(current, s):
+            continue
+        current = None
+        m = HEADER.match(s)
+        if m is not None:
+            current = start(m)
+            if current is not None:
+                dumps.append(current)
+    return dumps
+
+
+def pages(dumps: Iterable[Dump], notes: list[str]) -> dict[int, bytes]:
+    """The complete pages by log id (the first of a log printed twice); a note for each one left out."""
+    out: dict[int, bytes] = {}
+    for n, dump in enumerate(dumps):
+        why = dump.damaged
+        if why is None and len(dump.data) != dump.size:
+            why = f"ends after {len(dump.data)} of its {dump.size} bytes (truncated?)"
+        if n >= MAX_DUMPS:
+            why = f"is one of more than {MAX_DUMPS} dumps in one output"
+        if why is not None:
+            notes.append(f"NVMe log 0x{dump.log_id:02x} dump {why}; ignored")
+        elif dump.log_id not in out:
+            out[dump.log_id] = bytes(dump.data)
+    return out
