@@ -1,4 +1,5 @@
-"""Reports -> text. One function per output format; the JSON document is the interface (see README)."""
+"""Reports -> text for people: tables, blocks for narrow terminals and cron mail, charts (JSON and YAML are
+serialize.py's)."""
 
 from __future__ import annotations
 
