@@ -34,16 +34,17 @@ def _hours(a: datetime, b: datetime) -> float:
 
 
 def _break(prev: Sample, cur: Sample) -> Optional[str]:
-    """Why `cur` cannot continue the series of `prev`, or None."""
-    when = cur.at.strftime("%Y-%m-%d %H:%M")
+    """Why `cur` cannot continue the series of `prev`, or None. (Called for every stored sample: the time is
+    formatted only for a break.)"""
     for name, a, b in (("power-on hours", prev.power_on_hours, cur.power_on_hours),
                        ("host bytes written", prev.host_bytes_written, cur.host_bytes_written),
                        ("NAND bytes written", prev.nand_bytes_written, cur.nand_bytes_written)):
         if a is not None and b is not None and b < a:
-            return f"counter reset at {when} ({name} went from {a:,.0f} to {b:,.0f})"
+            return f"counter reset at {cur.at:%Y-%m-%d %H:%M} ({name} went from {a:,.0f} to {b:,.0f})"
     if (prev.used_percent is not None and cur.used_percent is not None and prev.used_source == cur.used_source
             and cur.used_percent < prev.used_percent - 1.5):
-        return f"wear indicator went back at {when} ({prev.used_percent:g} % -> {cur.used_percent:g} %)"
+        return (f"wear indicator went back at {cur.at:%Y-%m-%d %H:%M} ({prev.used_percent:g} % -> "
+                f"{cur.used_percent:g} %)")
     return None
 
 

@@ -25,7 +25,10 @@ TB = 10**12
 PB = 10**15
 GB = 10**9
 
-CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"
+CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"  # the catalogue people edit, with its sources
+# ... and what a run reads: the same data as JSON, written by `python3 -m ssdwear.ratings` (a test keeps the two
+# equal). Parsing the YAML would cost every report about 80 ms; this costs about 1.
+CATALOGUE_JSON = CATALOGUE_FILE.with_suffix(".json")
 # A drive reports slightly more than its nominal (IDEMA) capacity: 200,049,647,616 bytes for "200 GB".
 CAPACITY_SLACK = 1.02
 # A drive whose user capacity is at most this share of its model's nominal capacity shows extra spare area.
@@ -126,8 +129,51 @@ class AppliedRating:
     source: str
 
 
+def required_literals(pattern: str) -> tuple[str, ...]:
+    """Pieces of text every match of `pattern` must contain, lower-cased (only those outside groups, classes,
+    escapes and optional or repeated characters, of three or more characters; none when the pattern has a top-level
+    alternation). A cheap test before the regular expression: a run compiles only the patterns it needs."""
+    chunks: list[str] = []
+    current = ""
+    depth = i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if depth == 0 and c == "|":
+            return ()
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif (depth == 0 and c.isalnum()) or (depth == 0 and c in " _-"):
+            current += c
+            i += 1
+            continue
+        elif depth == 0 and c in "?*{":
+            current = current[:-1]  # the character before is optional
+        if c in "[{":  # a class or a repeat count: skip to its end
+            end = pattern.find("]" if c == "[" else "}", i + 2 if c == "[" else i + 1)
+            i = end if end >= 0 else len(pattern)
+        elif c == "\\":
+            i += 1
+        chunks.append(current)
+        current = ""
+        i += 1
+    chunks.append(current)
+    return tuple(chunk.lower() for chunk in chunks if len(chunk) >= 3)
+
+
+@functools.cache
+def _literals(pattern: str) -> tuple[str, ...]:
+    return required_literals(pattern)
+
+
 def model_matches(rating: Rating, model: str) -> bool:
-    return bool(rating.model) and re.search(str(rating.model), model, re.I) is not None
+    if not rating.model:
+        return False
+    lower = model.lower()
+    if not all(piece in lower for piece in _literals(rating.model)):
+        return False
+    return re.search(str(rating.model), model, re.I) is not None
 
 
 def capacity_fits(rating: Rating, capacity_bytes: Optional[int]) -> bool:
@@ -141,7 +187,7 @@ def capacity_fits(rating: Rating, capacity_bytes: Optional[int]) -> bool:
 def attaches(rating: Rating, snap: Snapshot) -> bool:
     """Whether a catalogue entry describes this drive: a verified pattern, the whole model string, a fitting
     capacity."""
-    return rating.verified and model_matches(rating, snap.model or "") and capacity_fits(rating, snap.capacity_bytes)
+    return rating.verified and capacity_fits(rating, snap.capacity_bytes) and model_matches(rating, snap.model or "")
 
 
 def find_rating(snap: Snapshot, configured: Sequence[Rating] = ()) -> Optional[AppliedRating]:
@@ -178,21 +224,32 @@ class CatalogueError(ValueError):
 
 @functools.lru_cache(maxsize=1)
 def catalogue() -> tuple[Rating, ...]:
-    """Every entry of the shipped ratings.yaml, rated first, then the unrated ones (read once)."""
-    return load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))
+    """Every entry of the shipped catalogue, rated first, then the unrated ones (read once)."""
+    import json
+
+    return _entries(json.loads(CATALOGUE_JSON.read_text(encoding="utf-8")), check_patterns=False)
+
+
+def catalogue_doc(text: str) -> Any:
+    """ratings.yaml as plain data (anchors resolved), what ratings.json holds."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # a safe loader
 
 
 def load_catalogue(text: str) -> tuple[Rating, ...]:
-    import yaml
+    """ratings.yaml's entries, every check made (its patterns compiled too)."""
+    return _entries(catalogue_doc(text), check_patterns=True)
 
-    doc = yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # a safe loader
+
+def _entries(doc: Any, check_patterns: bool) -> tuple[Rating, ...]:
     if not isinstance(doc, dict) or doc.get("schema") != 1:
         raise CatalogueError("ratings catalogue: expected a mapping with 'schema: 1'")
     entries = [(e, True) for e in doc.get("ratings") or []] + [(e, False) for e in doc.get("unrated") or []]
-    return tuple(_entry(e, rated, i) for i, (e, rated) in enumerate(entries))
+    return tuple(_entry(e, rated, i, check_patterns) for i, (e, rated) in enumerate(entries))
 
 
-def _entry(e: Any, rated: bool, index: int) -> Rating:
+def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Rating:
     def need(key: str, kind: type) -> Any:
         value = e.get(key) if isinstance(e, dict) else None
         if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
@@ -209,7 +266,8 @@ def _entry(e: Any, rated: bool, index: int) -> Rating:
 
     model = need("model", str)
     try:
-        re.compile(model)
+        if check_pattern:  # at build time; a run compiles only the patterns a drive needs
+            re.compile(model)
     except re.error as exc:
         raise CatalogueError(f"ratings catalogue entry {index}: model /{model}/ is not a regular expression: {exc}") \
             from None
@@ -250,3 +308,17 @@ def __getattr__(name: str) -> Any:
     if name == "BUILTIN_RATINGS":  # the catalogue's rated entries, under the name earlier versions used
         return tuple(r for r in catalogue() if r.rated)
     raise AttributeError(name)
+
+
+def build_json() -> str:
+    """ratings.json from ratings.yaml, after every check."""
+    import json
+
+    text = CATALOGUE_FILE.read_text(encoding="utf-8")
+    load_catalogue(text)
+    return json.dumps(catalogue_doc(text), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # python3 -m ssdwear.ratings: rewrite ratings.json after editing ratings.yaml
+    CATALOGUE_JSON.write_text(build_json(), encoding="utf-8")
+    print(f"wrote {CATALOGUE_JSON}")

@@ -561,3 +561,38 @@ def simulate_greedy(alpha: float, blocks: int, pages: int, seed: int = 1) -> flo
 def test_write_amplification_against_a_simulation(alpha: float) -> None:
     simulated = simulate_greedy(alpha, blocks=256, pages=128)
     assert simulated == pytest.approx(spare.write_amplification(alpha), rel=0.03)
+
+
+def test_the_literal_prefilter_never_hides_a_match() -> None:
+    """ratings.model_matches skips the regular expression when a piece of text every match must contain is
+    absent: over every catalogue pattern and every model string in the corpus and fixtures, that never changes
+    an answer."""
+    from conftest import CORPUS
+
+    from ssdwear.parse import parse_output
+    from ssdwear.ratings import catalogue, model_matches, required_literals
+
+    models = set()
+    for path in [*CORPUS.iterdir(), *FIXTURES.rglob("*.out")]:
+        if path.suffix in (".txt", ".json", ".out"):
+            try:
+                models.add(parse_output(path.read_bytes(), source=path.name).model or "")
+            except Exception:
+                continue
+    models |= {e.model.strip("^$").replace("(INTEL )?", "INTEL ").replace("[A-Z0-9]{0,4}", "").replace("( INTEL)?", "")
+               for e in catalogue() if e.model}
+    assert len(models) > 150
+    for rating in catalogue():
+        assert rating.model is not None
+        for model in models:
+            assert model_matches(rating, model) == bool(re.search(rating.model, model, re.I)), (rating.model, model)
+    assert required_literals(r"^(INTEL )?SSDSA2BZ200G3[A-Z0-9]{0,4}( INTEL)?$") == ("ssdsa2bz200g3",)
+    assert required_literals(r"^X\d{100}ABC?$") == () and required_literals("^A|B$") == ()
+
+
+def test_the_shipped_json_is_the_yaml() -> None:
+    """A run reads ratings.json (fast); people edit ratings.yaml: `python3 -m ssdwear.ratings` rewrites the JSON."""
+    from ssdwear.ratings import CATALOGUE_JSON, build_json, catalogue
+
+    assert CATALOGUE_JSON.read_text(encoding="utf-8") == build_json(), "run: python3 -m ssdwear.ratings"
+    assert catalogue() == load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))
