@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
-from . import vendors, wear
+from . import counters, vendors, wear
 from .forecast import DEFAULT_LEVEL, Reading
 from .ratings import Rating, find_rating
 from .records import (
@@ -222,24 +222,24 @@ def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
 def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: Optional[list[str]] = None) -> Writes:
     """Host/NAND bytes and the rating; a counter that cannot be true is dropped and named in `problems`."""
     sources: dict[str, str] = {}
-    counts: dict[str, Optional[vendors.ByteCount]] = {}
+    counts: dict[str, Optional[counters.ByteCount]] = {}
     if snap.interface == "nvme" and snap.nvme is not None:
         for name, units, label in (("host_bytes_written", snap.nvme.data_units_written, "Data Units Written"),
                                    ("host_bytes_read", snap.nvme.data_units_read, "Data Units Read")):
             if units is not None:
-                counts[name] = vendors.ByteCount(units * NVME_DATA_UNIT_BYTES, f"NVMe '{label}' x 512,000 B")
+                counts[name] = counters.ByteCount(units * NVME_DATA_UNIT_BYTES, f"NVMe '{label}' x 512,000 B")
     elif snap.interface == "scsi" and snap.scsi is not None:
         for name, total, kind in (("host_bytes_written", snap.scsi.bytes_written, "write"),
                                   ("host_bytes_read", snap.scsi.bytes_read, "read")):
             if total is not None:
-                counts[name] = vendors.ByteCount(total, f"SCSI error counter log, {kind}: gigabytes processed")
+                counts[name] = counters.ByteCount(total, f"SCSI error counter log, {kind}: gigabytes processed")
     elif snap.interface == "ata":
-        counts = {"host_bytes_written": vendors.ata_host_written(snap, problems),
-                  "host_bytes_read": vendors.ata_host_read(snap, problems),
-                  "nand_bytes_written": vendors.ata_nand_written(snap, problems)}
+        counts = {"host_bytes_written": counters.ata_host_written(snap, problems),
+                  "host_bytes_read": counters.ata_host_read(snap, problems),
+                  "nand_bytes_written": counters.ata_nand_written(snap, problems)}
     found: dict[str, int] = {}
     for name, count in counts.items():
-        count = vendors.sane_bytes(snap, count, problems)  # NVMe/SCSI counters get the ATA ones' check here
+        count = counters.sane_bytes(snap, count, problems)  # NVMe/SCSI counters get the ATA ones' check here
         if count is not None:
             found[name] = count.bytes
             sources[name] = count.source

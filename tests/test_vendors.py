@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from builders import ata, attr, intel, nvme
 
-from ssdwear import vendors
+from ssdwear import counters, vendors
 from ssdwear.records import Snapshot
 
 
@@ -95,8 +95,8 @@ def test_devstat_255_is_not_valid() -> None:
 
 def test_intel_write_counters_are_32mib_units_whatever_the_name() -> None:
     snap = ata("INTEL SSDSC1BG200G4", [attr(241, 1000, name="Total_LBAs_Written"), attr(243, 3000, name="Unknown")])
-    assert vendors.ata_host_written(snap).bytes == 1000 * 32 * 2**20
-    assert vendors.ata_nand_written(snap).bytes == 3000 * 32 * 2**20
+    assert counters.ata_host_written(snap).bytes == 1000 * 32 * 2**20
+    assert counters.ata_nand_written(snap).bytes == 3000 * 32 * 2**20
 
 
 # --------------------------------------------------------------------------------------------
@@ -146,17 +146,17 @@ def test_a_new_family_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(vendors, "PROFILES", (acme, *vendors.PROFILES))
     readings, _ = vendors.used_readings(snap)
     assert [(r.source, r.percent) for r in readings] == [("acme_231_life_left", 12.0)]
-    written = vendors.ata_host_written(snap)
+    written = counters.ata_host_written(snap)
     assert written is not None and written.bytes == 1000 * 10**6 and "1 MB" in written.source
 
 
 def test_intel_counts_host_writes_in_32_mib_whatever_the_name() -> None:
     timed = intel(10, 10, 100)
     snap = ata(timed.model or "", [*timed.attributes.values(), attr(241, 3, 100, "Total_LBAs_Written")])
-    written = vendors.ata_host_written(snap)
+    written = counters.ata_host_written(snap)
     assert written is not None and written.bytes == 3 * 32 * 1024 * 1024
     generic = ata("WDC WDS500G2B0A", [attr(241, 3, 100, "Total_LBAs_Written")])
-    assert vendors.ata_host_written(generic).bytes == 3 * 512
+    assert counters.ata_host_written(generic).bytes == 3 * 512
 
 
 def test_impossible_timed_pattern_belongs_to_intel() -> None:

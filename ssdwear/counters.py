@@ -1,0 +1,141 @@
+"""Byte counters: what a drive's write counters say in bytes, read as its profile (vendors.py) names them, and
+whether a count can be true at all (a counter faster than the drive's link is dropped with a warning)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Optional
+
+from .records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
+from .vendors import Counter, GiB, MiB, profile
+
+
+@dataclass(frozen=True)
+class ByteCount:
+    bytes: int
+    source: str  # e.g. 'attribute 241 Host_Writes_32MiB x 32 MiB'
+
+
+_UNIT_SUFFIXES: tuple[tuple[re.Pattern[str], int, str], ...] = (
+    (re.compile(r"_32MiB$", re.I), 32 * MiB, "32 MiB"),
+    (re.compile(r"_1GiB$|GiB$|_GiB_", re.I), GiB, "1 GiB"),
+    (re.compile(r"_GB$|_GB_", re.I), 1_000_000_000, "1 GB"),
+)
+
+
+def _by_name_unit(attr: Attribute) -> Optional[tuple[int, str]]:
+    for pattern, unit, label in _UNIT_SUFFIXES:
+        if pattern.search(attr.name):
+            return unit, label
+    return None
+
+
+def _sector_bytes(snap: Snapshot) -> int:
+    return snap.logical_sector_size or 512
+
+
+def _counter_bytes(snap: Snapshot, counter: Counter) -> Optional[ByteCount]:
+    """What this counter says, or None when the attribute is absent or its unit cannot be known."""
+    attr = snap.attr(counter.id)
+    if attr is None or attr.raw is None:
+        return None
+    if counter.unit is not None:
+        return ByteCount(attr.raw * counter.unit, f"attribute {attr.id} {attr.name} x {counter.unit_label}")
+    if counter.name_must_match and not re.search(counter.name_must_match, attr.name, re.I):
+        return None
+    unit = _by_name_unit(attr)
+    if unit is not None:
+        return ByteCount(attr.raw * unit[0], f"attribute {attr.id} {attr.name} x {unit[1]}")
+    if counter.name_must_match:
+        return None
+    size = _sector_bytes(snap)
+    if attr.name in counter.lba_names:
+        return ByteCount(attr.raw * size, f"attribute {attr.id} {attr.name} x {size} B")
+    if counter.sectors_as:
+        return ByteCount(attr.raw * size, f"attribute {attr.id} ({counter.sectors_as}) x {size} B")
+    return None
+
+
+def _first(snap: Snapshot, counters: Sequence[Counter]) -> Optional[ByteCount]:
+    return next((c for c in (_counter_bytes(snap, counter) for counter in counters) if c is not None), None)
+
+
+def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> Optional[ByteCount]:
+    sectors = snap.devstat(key)
+    if sectors is None:
+        return None
+    size = _sector_bytes(snap)
+    return ByteCount(sectors * size, f"Device Statistics '{label}' x {size} B")
+
+
+# The most bytes a drive can have moved, by interface: its link's top speed (SATA 6 Gb/s = 600 MB/s; SAS-4
+# 24 Gb/s on two ports; NVMe up to PCIe 6.0 x8), twice over for clock slack, across its whole power-on time.
+# Without a power-on time: a million full drive writes, beyond what any flash survives.
+LINK_BYTES_PER_SECOND = {"ata": 600e6, "scsi": 4.8e9, "nvme": 128e9}
+MAX_DRIVE_WRITES = 1_000_000
+MAX_BYTES = (1 << 63) - 1  # SQLite's INTEGER
+
+
+def bytes_ceiling(snap: Snapshot) -> int:
+    """The largest byte counter this drive could plausibly show."""
+    ceiling = float(MAX_BYTES)
+    poh = snap.power_on_hours if snap.power_on_hours_trusted else None
+    if poh is not None and poh >= 0:
+        speed = LINK_BYTES_PER_SECOND.get(snap.interface, max(LINK_BYTES_PER_SECOND.values()))
+        ceiling = min(ceiling, 2 * speed * max(poh, 1.0) * 3600)
+    elif snap.capacity_bytes:
+        ceiling = min(ceiling, float(snap.capacity_bytes) * MAX_DRIVE_WRITES)
+    return int(ceiling)
+
+
+def implausible(snap: Snapshot, count: Optional[ByteCount]) -> Optional[str]:
+    """Why a byte counter cannot be true (0xFFFFFFFFFFFF 'invalid' raws, counters faster than the link)."""
+    if count is None:
+        return None
+    ceiling = bytes_ceiling(snap)
+    if 0 <= count.bytes <= ceiling:
+        return None
+    return (f"{count.source} gives {count.bytes:,} B, more than this drive can have transferred "
+            f"(at most {ceiling:,} B); ignored")
+
+
+def sane_bytes(snap: Snapshot, count: Optional[ByteCount], problems: Optional[list[str]]) -> Optional[ByteCount]:
+    reason = implausible(snap, count)
+    if reason is None:
+        return count
+    if problems is not None:
+        problems.append(reason)
+    return None
+
+
+def _pick(snap: Snapshot, devstat: Optional[ByteCount], attribute: Optional[ByteCount],
+          problems: Optional[list[str]]) -> Optional[ByteCount]:
+    """The standard device statistic, unless the vendor attribute shows it wrapped around.
+
+    Some firmwares (Crucial MX500) keep 'Logical Sectors Written' in 32 bits, so it wraps every 2 TiB of
+    512-byte sectors while attribute 246 keeps counting: when the two disagree by more than 10 %, the
+    larger one is the one that did not wrap. A counter that cannot be true is never picked.
+    """
+    devstat, attribute = sane_bytes(snap, devstat, problems), sane_bytes(snap, attribute, problems)
+    if devstat is None or attribute is None:
+        return devstat or attribute
+    if attribute.bytes > devstat.bytes * 1.1:
+        return ByteCount(attribute.bytes, f"{attribute.source} (Device Statistics say only "
+                                          f"{devstat.bytes:,} B: a counter that wrapped)")
+    return devstat
+
+
+def ata_host_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
+                 _first(snap, profile(snap).host_written), problems)
+
+
+def ata_host_read(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
+                 _first(snap, profile(snap).host_read), problems)
+
+
+def ata_nand_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+    return sane_bytes(snap, _first(snap, profile(snap).nand_written), problems)
