@@ -44,20 +44,12 @@ def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optiona
     time a timed-workload window stands for. `replay`: a folder of recorded smartctl outputs to read instead
     of the drives (fixtures/intel in the repository).
     """
-    from .session import Session
+    from .session import Session, runner_for
 
     config = Config(smartctl=smartctl)
-
-    def runner_factory():  # type: ignore[no-untyped-def]
-        if replay is not None:
-            from .replay import ReplayRunner
-
-            return ReplayRunner(Path(replay))
-        from .smart import SmartctlRunner, locate_smartctl
-
-        return SmartctlRunner(locate_smartctl(smartctl), config.smartctl_timeout)
-
-    session = Session(config=config, runner_factory=runner_factory, represents_minutes=_minutes(represents),
+    folder = Path(replay) if replay is not None else None
+    session = Session(config=config, runner_factory=lambda: runner_for(config, folder),
+                      represents_minutes=_minutes(represents),
                       origin="replay" if replay is not None else "live")
     try:
         targets = session.devices(list(devices or ()), device_type)

@@ -154,7 +154,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     if poh_minutes is not None and abs(e4 - poh_minutes) <= max(120.0, 0.01 * poh_minutes):
         reason = "timer never reset: the window is the drive's whole life"
         notes.append(reason)
-        lifetime = UsedReading("intel_e2h_since_manufacture", wear_percent, False,
+        lifetime = UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
                                f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
                                step=1 / E2H_STEPS_PER_PERCENT)
     host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)

@@ -77,7 +77,7 @@ class App:
     def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Session:
         from dataclasses import replace
 
-        from .session import Session
+        from .session import Session, runner_for
 
         cfg = self.config()
         overrides: dict[str, Any] = {}
@@ -87,31 +87,21 @@ class App:
             overrides["workers"] = self.workers
         if self.wake is not None:
             overrides["wake"] = self.wake
+        if self.smartctl is not None:
+            overrides["smartctl"] = self.smartctl
         cfg = replace(cfg, **overrides) if overrides else cfg
         replay = replay_dir or self.replay
+        folder = Path(replay) if replay else None
 
         def factory() -> Runner:
             if self.runner is not None and not replay_dir:
                 return self.runner
-            if replay:
-                from .replay import ReplayRunner
-
-                return ReplayRunner(Path(replay))
-            from .smart import SmartctlRunner, locate_smartctl
-
-            return SmartctlRunner(locate_smartctl(self.smartctl or cfg.smartctl), cfg.smartctl_timeout,
-                                  options=cfg.smartctl_options)
+            return runner_for(cfg, folder)
 
         def nvme_factory() -> Runner:
             if self.nvme_runner is not None and not replay_dir:
                 return self.nvme_runner
-            if replay:
-                from .replay import ReplayRunner
-
-                return ReplayRunner(Path(replay), program="nvme")
-            from .smart import NvmeCliRunner, locate_nvme
-
-            return NvmeCliRunner(locate_nvme(), cfg.smartctl_timeout)
+            return runner_for(cfg, folder, "nvme")
 
         return Session(config=cfg, runner_factory=factory, nvme_runner_factory=nvme_factory,
                        db_path=self.db_path(cfg, replaying=bool(replay)),

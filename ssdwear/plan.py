@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from . import spare as spare_mod
+from . import vendors
 from .ratings import Rating, attaches, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
 from .records import DriveReport, Projection, Sample, Snapshot, Writes
 
@@ -135,10 +136,6 @@ def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequ
     return next((r for r in catalogue if attaches(r, snap)), None)
 
 
-# The resolution of the stored wear indicators (vendors.UsedReading.step), for drives known only from the history.
-_STEPS = {"intel_e2h_since_manufacture": 1 / 1024, "intel_233_media_wearout": 1 / 0.99}
-
-
 def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], configured: Sequence[Rating],
                         level: float) -> DriveReport:
     """A drive known only from its stored samples (`plan --from SERIAL`): the history projection `report` gives
@@ -152,7 +149,7 @@ def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], config
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
     latest = samples[-1]
     source = latest.used_source
-    step = _STEPS.get(source or "", 1.0)
+    step = vendors.indicator_step(source)
     rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
     rated = rating.bytes if rating else None
     result = history_mod.history_projection(samples, source, step, interface, rated, level)

@@ -33,6 +33,19 @@ from .records import (
 if TYPE_CHECKING:
     from .store import Store
 
+def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> smart.Runner:
+    """What answers the calls to smartctl (or nvme-cli, `program="nvme"`): the recordings in `replay`, else the
+    real program, found and checked as root would need it, with the configured timeout and options."""
+    if replay is not None:
+        from .replay import ReplayRunner
+
+        return ReplayRunner(replay, program=program)
+    if program == "nvme":
+        return smart.NvmeCliRunner(smart.locate_nvme(), config.smartctl_timeout)
+    return smart.SmartctlRunner(smart.locate_smartctl(config.smartctl), config.smartctl_timeout,
+                                options=config.smartctl_options)
+
+
 @dataclass
 class Session:
     config: Config

@@ -24,6 +24,7 @@ from typing import Optional
 
 from .records import (
     DEVSTAT_PERCENT_USED,
+    E2H_STEPS_PER_PERCENT,
     TIMER_SENTINELS,
     Attribute,
     Snapshot,
@@ -384,6 +385,18 @@ def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
 
 # --------------------------------------------------------------------------------------------
 # Lifetime wear indicators
+
+# E2h of a timer never reset: the drive's whole life in 1/1024 % steps (assess.py makes this reading).
+E2H_LIFETIME_SOURCE = "intel_e2h_since_manufacture"
+
+
+def indicator_step(source: Optional[str]) -> float:
+    """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
+    unless the table says otherwise."""
+    if source == E2H_LIFETIME_SOURCE:
+        return 1 / E2H_STEPS_PER_PERCENT
+    return next((1 / w.divisor for p in PROFILES for w in p.wear if w.source == source), 1.0)
+
 
 # Trust ranks: lower is more trustworthy. Standard, specified indicators first.
 TRUST_STANDARD = 1
