@@ -27,11 +27,17 @@ Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
 
 
 def _minutes(represents: Duration) -> Optional[float]:
-    if represents is None or isinstance(represents, (int, float)):
-        return None if represents is None else float(represents)
-    from .units import parse_duration_minutes
+    """Minutes (a number, or a duration such as '1d'), within units.DURATION; UsageError otherwise."""
+    from .units import DURATION, parse_duration_minutes
 
-    return parse_duration_minutes(represents)
+    if represents is None:
+        return None
+    try:
+        if isinstance(represents, (int, float)) and not isinstance(represents, bool):
+            return DURATION.check(float(represents), represents)
+        return parse_duration_minutes(represents)
+    except ValueError as exc:
+        raise UsageError(f"represents: {exc}") from None
 
 
 def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optional[str] = None,

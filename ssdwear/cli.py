@@ -11,7 +11,6 @@ Global options (--db, --smartctl, ...) are accepted before or after the command.
 from __future__ import annotations
 
 import functools
-import math
 import os
 import sys
 import time
@@ -26,6 +25,7 @@ import click
 from . import __version__
 from .clock import Clock, utc_now
 from .errors import SsdwearError, StoreError, UsageError
+from .units import WORKERS, Limits, parse_duration_minutes, parse_seconds
 
 if TYPE_CHECKING:
     from .config import Config
@@ -152,36 +152,39 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 # Option types and the options every command shares
 
 
-class DurationType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
-    name = "DURATION"
+class _Parsed(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """A value read by one of units.py's parsers, within its limits: any problem is a usage error that quotes
+    the value as given."""
+
+    def __init__(self, name: str, parse: Callable[[str], float]) -> None:
+        self.name = name
+        self.parse = parse
 
     def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
-        if isinstance(value, (int, float)):
-            return float(value)
-        from .units import parse_duration_minutes
-
         try:
-            return parse_duration_minutes(value)
+            return self.parse(str(value))
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
 
 
-DURATION = DurationType()
-
-
-class SecondsType(click.ParamType):  # type: ignore[type-arg,unused-ignore]
-    """A finite number of seconds above 0 (nan, inf, 0 and negatives are usage errors)."""
-
-    name = "SECONDS"
-
-    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
+def _number(limits: Limits) -> Callable[[str], float]:
+    def parse(text: str) -> float:
         try:
-            seconds = float(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(seconds) or seconds <= 0:
-            self.fail(f"{value!r} is not a finite number of seconds above 0", param, ctx)
-        return seconds
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"'{text}' is not a number") from None
+        return limits.check(value, text)
+
+    return parse
+
+
+DURATION = _Parsed("DURATION", parse_duration_minutes)  # minutes, within units.DURATION
+SECONDS = _Parsed("SECONDS", parse_seconds)  # within units.TIMEOUT
+
+
+def number_type(limits: Limits) -> click.ParamType:  # type: ignore[type-arg,unused-ignore]
+    """A finite number within `limits` (nan, inf and out-of-range values are usage errors)."""
+    return _Parsed("N", _number(limits))
 
 
 def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
@@ -207,10 +210,10 @@ _GLOBAL_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] 
                       "~/.local/share/ssdwear/history.db."),
     click.option("--no-history", is_flag=True, default=None, expose_value=False, callback=_into_app("no_history"),
                  help="Neither read nor write the history database."),
-    click.option("--timeout", type=SecondsType(), expose_value=False, callback=_into_app("timeout"),
-                 help="Per smartctl call (default 60)."),
-    click.option("--workers", type=click.IntRange(1, 256), metavar="N", expose_value=False,
-                 callback=_into_app("workers"), help="Drives read in parallel (default 64)."),
+    click.option("--timeout", type=SECONDS, expose_value=False, callback=_into_app("timeout"),
+                 help="Seconds each smartctl call may take: 1 to 86,400 (default 60)."),
+    click.option("--workers", type=click.IntRange(int(WORKERS.low), int(WORKERS.high)), metavar="N",
+                 expose_value=False, callback=_into_app("workers"), help="Drives read in parallel (default 64)."),
     click.option("--wake/--no-wake", default=None, expose_value=False, callback=_into_app("wake"),
                  help="Spin up drives in standby to read them (default: no, a sleeping drive is reported as such)."),
     click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
@@ -242,8 +245,8 @@ def device_type_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--represents", type=DURATION, metavar="DURATION",
-                        help="Real time the measured window stands for (the seed's 60-minute loop = 1d). "
-                             "Default: the window stands for itself.")(fn)
+                        help="Real time the measured window stands for (the seed's 60-minute loop = 1d; 1s to "
+                             "100y). Default: the window stands for itself.")(fn)
 
 
 def devices_argument(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -15,7 +15,19 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .errors import ConfigError
 from .ratings import Rating
-from .units import parse_bytes, parse_duration_minutes
+from .units import (
+    CAPACITY,
+    DWPD,
+    NAND,
+    RATED_WRITES,
+    THRESHOLDS,
+    WORKERS,
+    YEARS,
+    Limits,
+    parse_bytes,
+    parse_duration_minutes,
+    parse_seconds,
+)
 
 if TYPE_CHECKING:
     from .assess import Context
@@ -129,9 +141,9 @@ def _merge(config: Config, path: Path) -> Config:
         elif key == "smartctl_options":
             updates[key] = reader.smartctl_options(value, key)
         elif key == "smartctl_timeout":
-            updates[key] = reader.number(value, key, minimum=0.1)
+            updates[key] = reader.convert(value, key, parse_seconds)
         elif key == "workers":
-            updates[key] = int(reader.number(value, key, minimum=1, integer=True))
+            updates[key] = int(reader.number(value, key, WORKERS, integer=True))
         elif key in ("wake", "record"):
             updates[key] = reader.boolean(value, key)
         elif key == "devices":
@@ -142,7 +154,7 @@ def _merge(config: Config, path: Path) -> Config:
         elif key == "represents":
             updates["represents_minutes"] = reader.convert(value, key, parse_duration_minutes)
         elif key == "interval_level":
-            level = reader.number(value, key, minimum=0)
+            level = reader.number(value, key)
             if level not in INTERVAL_LEVELS:
                 raise reader.error(value, key, f"must be one of {', '.join(map(str, INTERVAL_LEVELS))} (the levels "
                                                f"the intervals are calibrated for), got {level:g}")
@@ -216,14 +228,18 @@ class _Reader:
                                         "to the drive")
         return options
 
-    def number(self, node: Any, key: str, minimum: float, integer: bool = False) -> float:
+    def number(self, node: Any, key: str, limits: Optional[Limits] = None, integer: bool = False) -> float:
+        """A number (finite, and within `limits`); a problem names the value as written in the file."""
         value = self._scalar(node, key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
             raise self.error(node, key, f"expected {'a whole number' if integer else 'a number'}, got {value!r}")
         if not math.isfinite(value):
-            raise self.error(node, key, f"expected a finite number, got {value!r}")
-        if value < minimum:
-            raise self.error(node, key, f"must be at least {minimum:g}, got {value}")
+            raise self.error(node, key, f"expected a finite number, got '{node.value}'")
+        if limits is not None:
+            try:
+                limits.check(float(value), node.value)
+            except ValueError as exc:
+                raise self.error(node, key, str(exc)) from None
         return float(value)
 
     def boolean(self, node: Any, key: str) -> bool:
@@ -232,12 +248,16 @@ class _Reader:
             raise self.error(node, key, f"expected true or false, got {value!r}")
         return value
 
-    def convert(self, node: Any, key: str, fn: Callable[[Any], Any]) -> Any:
-        value = self._scalar(node, key)
+    def convert(self, node: Any, key: str, fn: Callable[[str], Any]) -> Any:
+        """`fn` of the value as written in the file (so that its messages quote what the user typed)."""
+        self._scalar(node, key)
         try:
-            return fn(value)
+            return fn(node.value)
         except (ValueError, TypeError) as exc:
             raise self.error(node, key, str(exc)) from None
+
+    def size(self, node: Any, key: str, limits: Limits) -> int:
+        return int(self.convert(node, key, lambda text: parse_bytes(text, limits)))
 
     def device(self, node: Any, key: str) -> DeviceSpec:
         yaml = _import_yaml()
@@ -272,7 +292,7 @@ class _Reader:
             for level, (level_key, level_value) in levels.items():
                 if level not in ("warning", "critical"):
                     raise self.error(level_key, f"thresholds.{name}.{level}", "use warning and critical")
-                values[level] = self.number(level_value, f"thresholds.{name}.{level}", minimum=0)
+                values[level] = self.number(level_value, f"thresholds.{name}.{level}", THRESHOLDS[name])
             current[name] = Threshold(**values)
         return current
 
@@ -294,17 +314,16 @@ class _Reader:
             except re.error as exc:
                 raise self.error(fields["model"][1], f"{key}.model", f"not a valid regular expression: {exc}") \
                     from None
-        tbw = self.convert(fields["tbw"][1], f"{key}.tbw", parse_bytes) if "tbw" in fields else None
-        dwpd = self.number(fields["dwpd"][1], f"{key}.dwpd", minimum=0.01) if "dwpd" in fields else None
-        years = (self.number(fields["warranty_years"][1], f"{key}.warranty_years", minimum=0.1)
+        tbw = self.size(fields["tbw"][1], f"{key}.tbw", RATED_WRITES) if "tbw" in fields else None
+        dwpd = self.number(fields["dwpd"][1], f"{key}.dwpd", DWPD) if "dwpd" in fields else None
+        years = (self.number(fields["warranty_years"][1], f"{key}.warranty_years", YEARS)
                  if "warranty_years" in fields else None)
         if tbw is None and (dwpd is None or years is None):
             raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB) or both 'dwpd' and 'warranty_years'")
         # For `plan`: the nominal capacity (DWPD ratings need it when no drive says it) and the raw NAND (the
         # spare-area model needs it).
-        capacity = self.convert(fields["capacity"][1], f"{key}.capacity", parse_bytes) if "capacity" in fields \
-            else None
-        nand = self.convert(fields["nand"][1], f"{key}.nand", parse_bytes) if "nand" in fields else None
+        capacity = self.size(fields["capacity"][1], f"{key}.capacity", CAPACITY) if "capacity" in fields else None
+        nand = self.size(fields["nand"][1], f"{key}.nand", NAND) if "nand" in fields else None
         if nand is not None and (capacity is None or nand <= capacity):
             raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
                                                                "(e.g. capacity: 200 GB, nand: 320 GiB)")

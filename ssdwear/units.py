@@ -1,56 +1,113 @@
-"""Parsing and printing of durations and byte counts. TB and PB are decimal (vendor convention)."""
+"""Parsing and printing of durations, byte counts and write rates, and the range every value a user gives may take
+(the CLI's options and the config's keys take their limits from here; the README's Configuration section lists
+them). TB and PB are decimal (vendor convention), TiB and PiB binary.
+
+Every parser raises ValueError, and nothing else, with a one-line message that quotes the value as it was given.
+"""
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 from typing import Optional
 
 from .records import MINUTES_PER_YEAR
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|"
+
+@dataclass(frozen=True)
+class Limits:
+    """The range a value may take, in the unit its parser returns; `words` says it to people."""
+
+    what: str  # 'a duration'
+    low: float
+    high: float
+    words: str  # '1 s to 100 years'
+
+    def check(self, value: float, text: object, hint: str = "") -> float:
+        """`value` when it lies in the range, else ValueError naming `text` (the value as given)."""
+        if not (math.isfinite(value) and self.low <= value <= self.high):
+            raise ValueError(f"'{text}' is out of range: {self.what} is {self.words}{hint}")
+        return value
+
+
+# The ranges. Durations in minutes, timeouts in seconds, sizes in bytes, write rates in bytes a day.
+DURATION = Limits("a duration", 1 / 60, 100 * MINUTES_PER_YEAR, "1 s to 100 years")
+TIMEOUT = Limits("a smartctl timeout", 1, 86_400, "1 to 86,400 seconds (a day)")
+CAPACITY = Limits("a drive's capacity", 10**9, 10**15, "1 GB to 1 PB")
+NAND = Limits("a drive's raw NAND", 10**9, 2 * 10**15, "1 GB to 2 PB")
+RATED_WRITES = Limits("a rating in bytes written", 10**11, 10**18, "100 GB to 1 EB")
+WRITE_RATE = Limits("a write rate", 1, 10**18, "1 byte to 1 EB a day")
+DWPD = Limits("a DWPD rating", 0.01, 100, "0.01 to 100 drive writes a day")
+YEARS = Limits("a number of years", 0.1, 100, "0.1 to 100")  # warranty_years, plan --years
+SPARE_PERCENT = Limits("a spare area", 0.1, 99.9, "0.1 to 99.9 % of the user capacity")
+WORKERS = Limits("a number of workers", 1, 256, "1 to 256")
+THRESHOLDS = {  # check and retire-check: the config's `thresholds` and check's --warning-*/--critical-*
+    "years_remaining": Limits("a years-left threshold", 0, 100, "0 to 100 years"),
+    "used_percent": Limits("a wear threshold", 0, 255, "0 to 255 %"),
+    "spare_percent": Limits("a spare threshold", 0, 100, "0 to 100 %"),
+    "rated_used_percent": Limits("a TBW threshold", 0, 1000, "0 to 1,000 %"),
+}
+
+# A number as people write one: ASCII digits, 1.5, .5, 3.65e15 (no sign, no inf, no nan); unambiguous, so that a
+# long string that does not match fails in linear time.
+_NUMBER = r"((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+_DURATION = re.compile(rf"^\s*{_NUMBER}\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hr|hrs|hours?|"
                        r"d|days?|w|weeks?|y|years?)?\s*$", re.I)
 _MINUTES = {"s": 1 / 60, "m": 1, "h": 60, "d": 1440, "w": 10080, "y": MINUTES_PER_YEAR}
 
-_BYTES = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]i?b?|b)?\s*$", re.I)
+_BYTES = re.compile(rf"^\s*{_NUMBER}\s*([kmgtpe]i?b?|b)?\s*$", re.I)
 _DECIMAL = {"": 1, "b": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "p": 10**15, "e": 10**18}
 
 
-def parse_duration_minutes(text: str) -> float:
-    """'60m', '1d', '2h', '1.5h', '90' (minutes) -> minutes. Raises ValueError with a usable message."""
+def parse_duration_minutes(text: object, limits: Limits = DURATION) -> float:
+    """'60m', '1d', '2h', '1.5h', '90' (minutes) -> minutes, within `limits`. Raises ValueError with a usable
+    message."""
     match = _DURATION.match(str(text))
     if not match:
         raise ValueError(f"'{text}' is not a duration: use a number with s, m, h, d, w or y (e.g. 60m, 1d)")
-    value = float(match.group(1))
     unit = (match.group(2) or "m").lower()
-    minutes = value * _MINUTES[unit[0] if not unit.startswith("mi") else "m"]
+    minutes = float(match.group(1)) * _MINUTES[unit[0] if not unit.startswith("mi") else "m"]
     if minutes <= 0:
         raise ValueError(f"'{text}' is not a positive duration")
-    return minutes
+    return limits.check(minutes, text)
 
 
-def parse_bytes(text: object) -> int:
-    """'1.5 PB', '500TB', '3.65e15', 1000 -> bytes. TB/PB decimal; TiB/PiB binary."""
-    if isinstance(text, (int, float)) and not isinstance(text, bool):
-        if text <= 0:
-            raise ValueError(f"'{text}' is not a positive byte count")
-        return int(text)
-    raw = str(text).strip()
-    try:
-        value = float(raw)
-    except ValueError:
-        match = _BYTES.match(raw)
-        if not match:
-            raise ValueError(f"'{text}' is not a byte count: use e.g. 500 TB, 1.5 PB, 600 TiB") from None
-        number, unit = float(match.group(1)), (match.group(2) or "").lower()
-        value = number * 1024 ** "bkmgtpe".index(unit[0]) if "i" in unit else number * _DECIMAL[unit[:1]]
+def parse_seconds(text: object, limits: Limits = TIMEOUT) -> float:
+    """'60', '2.5' -> seconds, within `limits` (nan, inf, 0 and negatives are refused)."""
+    match = re.fullmatch(rf"\s*{_NUMBER}\s*(?:s|sec|secs|seconds?)?\s*", str(text), re.I)
+    if not match:
+        raise ValueError(f"'{text}' is not a number of seconds")
+    return limits.check(float(match.group(1)), text)
+
+
+def _scaled(number: str, unit: str) -> float:
+    """The bytes of `number` `unit` ('1.5', 'TB'): TB/PB decimal, TiB/PiB binary, no unit bytes."""
+    unit = unit.lower()
+    value = float(number)
+    if "i" in unit:
+        return value * float(1024 ** "bkmgtpe".index(unit[0]))
+    return value * _DECIMAL[unit[:1]]
+
+
+def parse_bytes(text: object, limits: Limits) -> int:
+    """'1.5 PB', '500TB', '3.65e15', 1000 -> bytes, within `limits`. A number without a unit is bytes: when that
+    is out of range the message suggests the unit."""
+    match = _BYTES.match(str(text))
+    if not match:
+        raise ValueError(f"'{text}' is not a byte count: use e.g. 500 TB, 1.5 PB, 600 TiB")
+    number, unit = match.group(1), match.group(2) or ""
+    value = _scaled(number, unit)
     if value <= 0:
         raise ValueError(f"'{text}' is not a positive byte count")
-    return int(value)
+    unitless = not unit and math.isfinite(value) and value < limits.low
+    hint = f" (a number without a unit is bytes: give the unit, e.g. {number} TB)" if unitless else ""
+    return round(limits.check(value, text, hint))
 
 
-_RATE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtpe]i?b|b)\s*(?:/|\s+per\s+|\s+a\s+)\s*"
+_RATE = re.compile(rf"^\s*{_NUMBER}\s*([kmgtpe]i?b|b)\s*(?:/|\s+per\s+|\s+a\s+)\s*"
                    r"(d|days?|w|wk|weeks?|mo|months?|y|yr|years?)\s*$", re.I)
-_DWPD = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*dwpd\s*(?:(?:@|\s+of\s+|\s+x\s+)\s*(.+?))?\s*$", re.I)
+_DWPD = re.compile(rf"^\s*{_NUMBER}\s*dwpd\s*(?:(?:@|\s+of\s+|\s+x\s+)\s*(.+?))?\s*$", re.I)
 # Each period the rate may be given per: its name and its length in days (a month is 1/12 of a 365-day year).
 _PERIODS = (("mo", "month", 365 / 12), ("d", "day", 1.0), ("w", "week", 7.0), ("y", "year", 365.0))
 WRITE_RATE_FORMS = "e.g. 145GB/day, 1 TB/week, 3TB/month, 50 TiB/year or 1DWPD@1.92TB"
@@ -60,27 +117,31 @@ def parse_write_rate(text: str) -> tuple[float, str]:
     """'145GB/day', '1 TB per week', '3TB/month', '0.5 DWPD@960GB' -> (bytes per day, the rate in words).
 
     GB/TB/PB are decimal, GiB/TiB binary; a month is 1/12 of a 365-day year. DWPD (drive writes per day) needs
-    the capacity it counts. Raises ValueError with a usable message.
+    the capacity it counts (with its unit). Within WRITE_RATE. Raises ValueError with a usable message.
     """
     raw = str(text)
     match = _RATE.match(raw)
     if match:
-        number, unit, period = float(match.group(1)), match.group(2), match.group(3).lower()
+        number, unit, period = match.group(1), match.group(2), match.group(3).lower()
         name, days = next((name, days) for prefix, name, days in _PERIODS if period.startswith(prefix))
-        if number <= 0:
+        per_day = _scaled(number, unit) / days
+        if per_day <= 0:
             raise ValueError(f"'{text}' is not a positive write rate")
-        return parse_bytes(f"{number}{unit}") / days, f"{number:g} {unit} a {name}"
+        return WRITE_RATE.check(per_day, text), f"{number} {unit} a {name}"
     match = _DWPD.match(raw)
     if match:
-        dwpd, of = float(match.group(1)), match.group(2)
-        try:
-            capacity = parse_bytes(of or "")
-        except ValueError:
-            raise ValueError(f"'{text}': DWPD counts drive writes per day, so it needs the drive's capacity, "
-                             "e.g. 1DWPD@1.92TB") from None
-        if dwpd <= 0:
+        number, of = match.group(1), match.group(2)
+        if float(number) <= 0:
             raise ValueError(f"'{text}' is not a positive write rate")
-        return dwpd * capacity, f"{dwpd:g} DWPD of {human_bytes(capacity)}"
+        dwpd = DWPD.check(float(number), text)
+        if of is None or not _BYTES.match(of):
+            raise ValueError(f"'{text}': DWPD counts drive writes per day, so it needs the drive's capacity, "
+                             "e.g. 1DWPD@1.92TB")
+        try:
+            capacity = parse_bytes(of, CAPACITY)
+        except ValueError as exc:
+            raise ValueError(f"'{text}': {exc}") from None
+        return WRITE_RATE.check(dwpd * capacity, text), f"{number} DWPD of {human_bytes(capacity)}"
     raise ValueError(f"'{text}' is not a write rate: give a size per day, week, month or year, or DWPD of a "
                      f"capacity ({WRITE_RATE_FORMS})")
 

@@ -27,6 +27,7 @@ from ..cli import (
     handle_errors,
     no_drives,
     no_fallback,
+    number_type,
     opened,
     represents_option,
     say,
@@ -92,12 +93,16 @@ class NagiosCommand(click.Command):
 
 
 def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    from ..checks import FLAG_NAMES
+    from ..units import THRESHOLDS
+
     for name, unit in (("years", "years left (judged on the pessimistic bound)"),
                        ("used", "% of rated endurance used"), ("spare", "% NVMe available spare"),
                        ("tbw", "% of rated TBW written")):
+        limits = THRESHOLDS[FLAG_NAMES[name]]
         for level in ("critical", "warning"):
-            fn = click.option(f"--{level}-{name}", type=float, metavar="N",
-                              help=f"{level.capitalize()} threshold: {unit}.")(fn)
+            fn = click.option(f"--{level}-{name}", type=number_type(limits), metavar="N",
+                              help=f"{level.capitalize()} threshold: {unit}; {limits.words}.")(fn)
     return fn
 
 

@@ -21,11 +21,13 @@ from ..cli import (
     format_option,
     global_options,
     handle_errors,
+    number_type,
     opened,
     represents_option,
     say,
 )
 from ..errors import SsdwearError, UsageError
+from ..units import SPARE_PERCENT, YEARS
 
 if TYPE_CHECKING:
     from ..plan import Measured
@@ -92,14 +94,15 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
               help="Measure the workload here (repeat for several): a drive read now, a drive's stored history "
                    "(serial, WWN or model), or saved smartctl outputs. Each drive is also a candidate as measured.")
 @click.option("--host-writes", metavar="RATE",
-              help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB.")
+              help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB (1 byte "
+                   "to 1 EB a day; a DWPD capacity with its unit).")
 @click.option("--candidate", "patterns", multiple=True, metavar="PATTERN",
               help="Only candidates matching this regular expression (name, family, model; repeatable).")
-@click.option("--years", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default="5", metavar="N",
-              help="What lasting means: at least N years (judged on the pessimistic bound).")
-@click.option("--spare", type=click.FloatRange(0, 100, min_open=True, max_open=True), metavar="PERCENT",
-              help="Leave PERCENT of each drive's user capacity unused (spare area): a published rating where one "
-                   "applies, else a write-amplification model.")
+@click.option("--years", type=number_type(YEARS), default=5.0, show_default="5", metavar="N",
+              help="What lasting means: at least N years (judged on the pessimistic bound; 0.1 to 100).")
+@click.option("--spare", type=number_type(SPARE_PERCENT), metavar="PERCENT",
+              help="Leave PERCENT of each drive's user capacity unused (spare area; 0.1 to 99.9): a published "
+                   "rating where one applies, else a write-amplification model.")
 @device_type_option
 @represents_option
 @format_option()

@@ -145,7 +145,7 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
 
 @cli.command()
 @click.argument("drive", metavar="DRIVE")
-@click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y).")
+@click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y; 1s to 100y).")
 @format_option((*FORMATS, "csv"))
 @global_options
 @click.pass_obj
