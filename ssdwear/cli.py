@@ -25,13 +25,14 @@ import click
 from . import __version__
 from .clock import Clock, utc_now
 from .errors import SsdwearError, StoreError, UsageError
-from .units import WORKERS, Limits, parse_duration_minutes, parse_seconds
+from .streams import write
 
 if TYPE_CHECKING:
     from .config import Config
     from .records import DriveReport, RaidVolume
     from .session import Session
     from .smart import Runner
+    from .units import Limits
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE = 10, 11
@@ -112,7 +113,7 @@ class App:
 
 def say(message: str) -> None:
     """One line on stderr."""
-    click.echo(f"ssdwear: {message}", err=True)
+    write(f"ssdwear: {message}", err=True)
 
 
 def fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -152,39 +153,38 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
 # Option types and the options every command shares
 
 
-class _Parsed(click.ParamType):  # type: ignore[type-arg,unused-ignore]
-    """A value read by one of units.py's parsers, within its limits: any problem is a usage error that quotes
-    the value as given."""
+def unit_limits(name: str) -> Callable[[], Limits]:
+    """units.NAME, looked up when a value is converted (units is not imported for --help)."""
 
-    def __init__(self, name: str, parse: Callable[[str], float]) -> None:
-        self.name = name
-        self.parse = parse
+    def limits() -> Limits:
+        from . import units
+
+        found: Limits = getattr(units, name)
+        return found
+
+    return limits
+
+
+class Limited(click.ParamType):  # type: ignore[type-arg,unused-ignore]
+    """A value within one of units.py's ranges: a duration ('1d', in minutes), seconds, a number or a whole
+    number. Anything else (nan, inf, out of range) is a usage error that quotes the value as given. Each option's
+    help states its range (tests/test_limits.py checks it against units.py)."""
+
+    def __init__(self, name: str, limits: Callable[[], Limits], kind: str = "number") -> None:
+        self.name, self.limits, self.kind = name, limits, kind
 
     def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
+        from . import units
+
+        parse = {"duration": units.parse_duration_minutes, "seconds": units.parse_seconds,
+                 "number": units.parse_number, "integer": units.parse_whole_number}[self.kind]
         try:
-            return self.parse(str(value))
+            return parse(str(value), self.limits())
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
 
 
-def _number(limits: Limits) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"'{text}' is not a number") from None
-        return limits.check(value, text)
-
-    return parse
-
-
-DURATION = _Parsed("DURATION", parse_duration_minutes)  # minutes, within units.DURATION
-SECONDS = _Parsed("SECONDS", parse_seconds)  # within units.TIMEOUT
-
-
-def number_type(limits: Limits) -> click.ParamType:  # type: ignore[type-arg,unused-ignore]
-    """A finite number within `limits` (nan, inf and out-of-range values are usage errors)."""
-    return _Parsed("N", _number(limits))
+DURATION = Limited("DURATION", unit_limits("DURATION"), "duration")  # minutes
 
 
 def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]:
@@ -210,10 +210,11 @@ _GLOBAL_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] 
                       "~/.local/share/ssdwear/history.db."),
     click.option("--no-history", is_flag=True, default=None, expose_value=False, callback=_into_app("no_history"),
                  help="Neither read nor write the history database."),
-    click.option("--timeout", type=SECONDS, expose_value=False, callback=_into_app("timeout"),
-                 help="Seconds each smartctl call may take: 1 to 86,400 (default 60)."),
-    click.option("--workers", type=click.IntRange(int(WORKERS.low), int(WORKERS.high)), metavar="N",
-                 expose_value=False, callback=_into_app("workers"), help="Drives read in parallel (default 64)."),
+    click.option("--timeout", type=Limited("SECONDS", unit_limits("TIMEOUT"), "seconds"), expose_value=False,
+                 callback=_into_app("timeout"),
+                 help="Each smartctl call may take 1 to 86,400 seconds (a day); default 60."),
+    click.option("--workers", type=Limited("N", unit_limits("WORKERS"), "integer"), expose_value=False,
+                 callback=_into_app("workers"), help="Drives read in parallel: 1 to 256 (default 64)."),
     click.option("--wake/--no-wake", default=None, expose_value=False, callback=_into_app("wake"),
                  help="Spin up drives in standby to read them (default: no, a sleeping drive is reported as such)."),
     click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
@@ -245,8 +246,8 @@ def device_type_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--represents", type=DURATION, metavar="DURATION",
-                        help="Real time the measured window stands for (the seed's 60-minute loop = 1d; 1s to "
-                             "100y). Default: the window stands for itself.")(fn)
+                        help="Real time the measured window stands for (the seed's 60-minute loop = 1d; 1 s to "
+                             "100 years). Default: the window stands for itself.")(fn)
 
 
 def devices_argument(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -284,10 +285,12 @@ def envelope(app: App, origin: str, **payload: Any) -> dict[str, Any]:
 
 
 def emit_doc(doc: dict[str, Any], fmt: str) -> None:
-    """A JSON or YAML document on stdout."""
+    """A JSON or YAML document on stdout: ASCII (with the format's escapes) unless stdout is UTF-8."""
     from . import render
+    from .streams import unicode_ok
 
-    click.echo(render.to_json(doc) if fmt == "json" else render.to_yaml(doc), nl=False)
+    ascii_only = not unicode_ok()
+    write(render.to_json(doc, ascii_only) if fmt == "json" else render.to_yaml(doc, ascii_only), nl=False)
 
 
 def console_print(renderable: Any) -> None:
@@ -302,8 +305,9 @@ def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App
 
     if fmt == "prometheus":
         from .prometheus import exposition
+        from .streams import write_utf8
 
-        click.echo(exposition(reports, app.clock().timestamp()), nl=False)
+        write_utf8(exposition(reports, app.clock().timestamp()))
     elif fmt == "table":
         console_print(render.report_view(reports, render.width(), volumes, render.tables_wanted()))
     else:

@@ -9,21 +9,22 @@ import shutil
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, Optional
+from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window, location
 from .units import human_bytes, human_minutes
 
 
-def to_json(doc: dict[str, Any]) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
+    """The document; with `ascii_only` every character beyond ASCII as a \\u escape (the same document)."""
+    return json.dumps(doc, indent=2, ensure_ascii=ascii_only) + "\n"
 
 
-def to_yaml(doc: dict[str, Any]) -> str:
+def to_yaml(doc: dict[str, Any], ascii_only: bool = False) -> str:
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    return str(yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=True, width=1000))
+    return str(yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=not ascii_only, width=1000))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -123,11 +124,22 @@ def tables_wanted() -> bool:
 
 
 def console(stderr: bool = False) -> Any:
-    """A rich console that prints drive strings literally: no markup ('[/]' in a serial), no emoji codes."""
+    """A rich console that prints drive strings literally: no markup ('[/]' in a serial), no emoji codes; through
+    streams.Stream, so that a stream that cannot encode a character gets its ASCII spelling (and ASCII boxes)."""
     from rich.console import Console
 
-    return Console(width=None if sys.stdout.isatty() else width(), soft_wrap=False, highlight=False,
-                   markup=False, emoji=False, stderr=stderr)
+    from .streams import Stream
+
+    return Console(file=cast("IO[str]", Stream(err=stderr)), width=None if sys.stdout.isatty() else width(),
+                   soft_wrap=False, highlight=False, markup=False, emoji=False)
+
+
+def _fit(text: str) -> str:
+    """`text` as stdout can encode it (streams.fit: ASCII spellings under a non-UTF-8 locale), before it is laid
+    out, so that columns and wrapping are measured on what is printed."""
+    from .streams import fit
+
+    return fit(text, sys.stdout)
 
 
 def _identity(r: DriveReport) -> str:
@@ -180,6 +192,8 @@ def _grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colu
     from rich.table import Table
     from rich.text import Text
 
+    header = [(_fit(name), justify) for name, justify in header]
+    rows = [[_fit(cell) for cell in row] for row in rows]
     least = [max([len(word) for word in name.split()] + [len(word) for row in rows for word in row[i].split()])
              for i, (name, _) in enumerate(header)]
     widths = [max([len(name)] + [len(line) for row in rows for line in row[i].split("\n")])
@@ -210,7 +224,7 @@ def _wrapped(label: str, text: str, columns: int, style: str = "") -> list[Any]:
     from rich.text import Text
 
     lead = f"  {label:<11} " if label else "  "
-    lines = textwrap.wrap(text, width=max(columns, len(lead) + 20), initial_indent=lead,
+    lines = textwrap.wrap(_fit(text), width=max(columns, len(lead) + 20), initial_indent=lead,
                           subsequent_indent=" " * len(lead), break_long_words=False, break_on_hyphens=False)
     return [Text(line, style=style) for line in lines or [lead]]
 
@@ -225,7 +239,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
     out: list[Any] = []
     for r in reports:
         p = r.projection
-        head = textwrap.wrap(f"{_where(r)}  {_identity(r)}  ({_kind(r)})", width=columns, subsequent_indent="  ",
+        head = textwrap.wrap(_fit(f"{_where(r)}  {_identity(r)}  ({_kind(r)})"), width=columns, subsequent_indent="  ",
                              break_long_words=False, break_on_hyphens=False)
         out += [Text(line, style="bold") for line in head]
         figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
@@ -446,8 +460,9 @@ def _lines(text: str, columns: int, style: str = "") -> list[Any]:
 
     from rich.text import Text
 
-    return [Text(line, style=style) for line in textwrap.wrap(text, width=max(columns, 40), subsequent_indent="  ",
-                                                              break_long_words=False, break_on_hyphens=False)]
+    lines = textwrap.wrap(_fit(text), width=max(columns, 40), subsequent_indent="  ", break_long_words=False,
+                          break_on_hyphens=False)
+    return [Text(line, style=style) for line in lines]
 
 
 def plan_view(result: Any, columns: int) -> Any:

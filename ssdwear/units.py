@@ -81,6 +81,22 @@ def parse_seconds(text: object, limits: Limits = TIMEOUT) -> float:
     return limits.check(float(match.group(1)), text)
 
 
+def parse_number(text: str, limits: Limits) -> float:
+    """A plain number ('5', '0.5', '1e3') within `limits` (nan and inf are out of every range)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a number") from None
+    return limits.check(value, text)
+
+
+def parse_whole_number(text: str, limits: Limits) -> int:
+    value = parse_number(text, limits)
+    if not value.is_integer():
+        raise ValueError(f"'{text}' is not a whole number")
+    return int(value)
+
+
 def _scaled(number: str, unit: str) -> float:
     """The bytes of `number` `unit` ('1.5', 'TB'): TB/PB decimal, TiB/PiB binary, no unit bytes."""
     unit = unit.lower()

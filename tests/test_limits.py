@@ -138,6 +138,25 @@ def test_the_threshold_ranges_cover_every_threshold() -> None:
     assert set(units.THRESHOLDS) == set(THRESHOLD_NAMES)
 
 
+def test_every_option_with_a_range_states_it_in_its_help() -> None:
+    import click
+
+    from ssdwear.cli import Limited
+
+    seen = []
+    for command in [cli, *cli.commands.values()]:
+        for param in command.params:
+            if isinstance(param, click.Option) and isinstance(param.type, Limited):
+                seen.append(param.opts[0])
+                assert param.type.limits().words in (param.help or ""), (command.name, param.opts)
+    assert {"--timeout", "--workers", "--represents", "--since", "--for", "--poll", "--years", "--spare",
+            "--warning-years", "--critical-used", "--warning-spare", "--critical-tbw"} <= set(seen)
+    plan = cli.commands["plan"]
+    host_writes = next(p for p in plan.params if p.name == "host_writes")
+    assert units.WRITE_RATE.words in (host_writes.help or "") and units.DWPD.words.split(" drive")[0] in \
+        (host_writes.help or "")
+
+
 def test_every_range_is_in_the_readme() -> None:
     section = (ROOT / "README.md").read_text(encoding="utf-8").split("**Ranges.**", 1)[1].split("\n\n", 3)[1]
     ranges = [v for v in vars(units).values() if isinstance(v, units.Limits)] + list(units.THRESHOLDS.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
@@ -15,6 +15,7 @@ from ..cli import (
     EXIT_RETIRE,
     EXIT_WATCH,
     App,
+    Limited,
     cli,
     device_type_option,
     devices_argument,
@@ -27,12 +28,15 @@ from ..cli import (
     handle_errors,
     no_drives,
     no_fallback,
-    number_type,
     opened,
     represents_option,
     say,
 )
 from ..errors import SsdwearError
+from ..streams import write
+
+if TYPE_CHECKING:
+    from ..units import Limits
 
 
 @cli.command()
@@ -88,21 +92,28 @@ class NagiosCommand(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as exc:
-            click.echo(f"SSDWEAR UNKNOWN - usage: {exc.format_message()}")
+            write(f"SSDWEAR UNKNOWN - usage: {exc.format_message()}")
             raise click.exceptions.Exit(3) from None
 
 
-def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    from ..checks import FLAG_NAMES
-    from ..units import THRESHOLDS
+def _threshold_limits(flag: str) -> Callable[[], Limits]:
+    def limits() -> Limits:
+        from ..checks import FLAG_NAMES
+        from ..units import THRESHOLDS
 
-    for name, unit in (("years", "years left (judged on the pessimistic bound)"),
-                       ("used", "% of rated endurance used"), ("spare", "% NVMe available spare"),
-                       ("tbw", "% of rated TBW written")):
-        limits = THRESHOLDS[FLAG_NAMES[name]]
+        return THRESHOLDS[FLAG_NAMES[flag]]
+
+    return limits
+
+
+def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    for name, unit, words in (("years", "years left (judged on the pessimistic bound)", "0 to 100 years"),
+                              ("used", "% of rated endurance used", "0 to 255 %"),
+                              ("spare", "% NVMe available spare", "0 to 100 %"),
+                              ("tbw", "% of rated TBW written", "0 to 1,000 %")):
         for level in ("critical", "warning"):
-            fn = click.option(f"--{level}-{name}", type=number_type(limits), metavar="N",
-                              help=f"{level.capitalize()} threshold: {unit}; {limits.words}.")(fn)
+            fn = click.option(f"--{level}-{name}", type=Limited("N", _threshold_limits(name)), metavar="N",
+                              help=f"{level.capitalize()} threshold: {unit}; {words}.")(fn)
     return fn
 
 
@@ -142,7 +153,7 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
     except Exception as exc:  # a plugin must always answer in plugin terms
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
-    click.echo(text)
+    write(text)
     sys.exit(code)
 
 
@@ -192,7 +203,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     drive = reports[0]
     verdict = judge(drive, thresholds)
     if fmt == "table":
-        click.echo(render.verdict_text(verdict, drive))
+        write(render.verdict_text(verdict, drive))
     else:
         from ..serialize import drive_dict
 

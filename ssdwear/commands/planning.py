@@ -13,6 +13,7 @@ from ..cli import (
     EXIT_ERROR,
     EXIT_OK,
     App,
+    Limited,
     cli,
     console_print,
     device_type_option,
@@ -21,13 +22,12 @@ from ..cli import (
     format_option,
     global_options,
     handle_errors,
-    number_type,
     opened,
     represents_option,
     say,
+    unit_limits,
 )
 from ..errors import SsdwearError, UsageError
-from ..units import SPARE_PERCENT, YEARS
 
 if TYPE_CHECKING:
     from ..plan import Measured
@@ -95,14 +95,14 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
                    "(serial, WWN or model), or saved smartctl outputs. Each drive is also a candidate as measured.")
 @click.option("--host-writes", metavar="RATE",
               help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB (1 byte "
-                   "to 1 EB a day; a DWPD capacity with its unit).")
+                   "to 1 EB a day; DWPD 0.01 to 100, of a capacity with its unit).")
 @click.option("--candidate", "patterns", multiple=True, metavar="PATTERN",
               help="Only candidates matching this regular expression (name, family, model; repeatable).")
-@click.option("--years", type=number_type(YEARS), default=5.0, show_default="5", metavar="N",
+@click.option("--years", type=Limited("N", unit_limits("YEARS")), default=5.0, show_default="5", metavar="N",
               help="What lasting means: at least N years (judged on the pessimistic bound; 0.1 to 100).")
-@click.option("--spare", type=number_type(SPARE_PERCENT), metavar="PERCENT",
-              help="Leave PERCENT of each drive's user capacity unused (spare area; 0.1 to 99.9): a published "
-                   "rating where one applies, else a write-amplification model.")
+@click.option("--spare", type=Limited("PERCENT", unit_limits("SPARE_PERCENT")), metavar="PERCENT",
+              help="Leave PERCENT of each drive's user capacity unused (spare area, 0.1 to 99.9 % of the user "
+                   "capacity): a published rating where one applies, else a write-amplification model.")
 @device_type_option
 @represents_option
 @format_option()

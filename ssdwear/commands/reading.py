@@ -33,6 +33,7 @@ from ..cli import (
     say,
 )
 from ..errors import UsageError
+from ..streams import write
 
 if TYPE_CHECKING:
     pass
@@ -145,7 +146,8 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
 
 @cli.command()
 @click.argument("drive", metavar="DRIVE")
-@click.option("--since", type=DURATION, metavar="DURATION", help="Only samples this recent (e.g. 30d, 1y; 1s to 100y).")
+@click.option("--since", type=DURATION, metavar="DURATION",
+              help="Only samples this recent (e.g. 30d, 1y; 1 s to 100 years).")
 @format_option((*FORMATS, "csv"))
 @global_options
 @click.pass_obj
@@ -172,7 +174,7 @@ def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
         found = store.the_drive(drive)
         series = store.samples(found["key"], since=app.clock() - timedelta(minutes=since) if since else None)
     if fmt == "csv":
-        click.echo(render.samples_csv(series), nl=False)
+        write(render.samples_csv(series), nl=False)
     elif fmt == "table":
         console_print(render.history_chart(found, series))
     else:
@@ -190,7 +192,7 @@ def completion(shell: str) -> None:
     """
     from ..completion import GENERATORS
 
-    click.echo(GENERATORS[shell](cli), nl=False)
+    write(GENERATORS[shell](cli), nl=False)
 
 
 @cli.command()
@@ -210,7 +212,7 @@ def scan(app: App, fmt: str) -> None:
         session.close()
     if fmt == "table":
         for name, dtype in found:
-            click.echo(f"{name}\t{dtype or '-'}")
+            write(f"{name}\t{dtype or '-'}")
     else:
         emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
     for message in session.warnings:

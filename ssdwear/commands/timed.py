@@ -113,10 +113,10 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 @device_type_option
 @click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
 @click.option("--for", "duration", type=DURATION, default="60m", show_default=True, metavar="DURATION",
-              help="How long the workload runs (at least the 60 power-on minutes the drive needs; at most "
-                   "100y).")
+              help="How long the workload runs (at least the 60 power-on minutes the drive needs; 1 s to "
+                   "100 years).")
 @click.option("--poll", type=DURATION, default="1m", show_default=True, metavar="DURATION",
-              help="How often to read the drives while waiting (1s to 100y).")
+              help="How often to read the drives while waiting (1 s to 100 years).")
 @click.option("--force", is_flag=True, help="As for start.")
 @represents_option
 @format_option()
