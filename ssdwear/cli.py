@@ -24,7 +24,7 @@ import click
 
 from . import __version__
 from .clock import Clock, utc_now
-from .errors import SsdwearError, StoreError, UsageError
+from .errors import HistoryOff, SsdwearError, StoreError, UsageError
 from .streams import write
 
 if TYPE_CHECKING:
@@ -104,8 +104,10 @@ class App:
                 return self.nvme_runner
             return runner_for(cfg, folder, "nvme")
 
+        off = ("--no-history was given: drop it to store them" if self.no_history else
+               "a replayed run (--replay) uses one only when it is named: --db FILE or SSDWEAR_DB")
         return Session(config=cfg, runner_factory=factory, nvme_runner_factory=nvme_factory,
-                       db_path=self.db_path(cfg, replaying=bool(replay)),
+                       db_path=self.db_path(cfg, replaying=bool(replay)), history_off=off,
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
                        origin=f"replay:{replay}" if replay else "live")
@@ -130,6 +132,8 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except UsageError as exc:
             fail(str(exc), EXIT_USAGE)
+        except HistoryOff as exc:  # says why there is no database; the advice below would repeat the option
+            fail(str(exc), EXIT_ERROR)
         except StoreError as exc:
             fail(f"{exc} (the database: --db FILE or SSDWEAR_DB; --no-history for none)", EXIT_ERROR)
         except SsdwearError as exc:

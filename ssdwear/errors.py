@@ -37,6 +37,10 @@ class StoreError(SsdwearError):
     "The history database cannot be used."
 
 
+class HistoryOff(StoreError):
+    "A command that stores samples was run without a history database; the message says why there is none."
+
+
 class ConfigError(SsdwearError):
     "The configuration file is invalid."
 

@@ -18,7 +18,7 @@ from . import history as history_mod
 from . import smart, vendors
 from .clock import Clock, utc_now
 from .config import Config, DeviceSpec
-from .errors import DriveError, SsdwearError, StoreError, UsageError
+from .errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from .records import (
     PASS_THROUGH_TYPE,
     DriveReport,
@@ -53,6 +53,7 @@ class Session:
     # nvme-cli, for the NVMe timer reset only (None: not available; made on first use)
     nvme_runner_factory: Optional[Callable[[], smart.Runner]] = None
     db_path: Optional[Path] = None  # None: do not use the history store
+    history_off: str = "no history database is configured"  # why db_path is None, for commands that store
     clock: Clock = utc_now
     represents_minutes: Optional[float] = None
     origin: str = "live"
@@ -87,7 +88,7 @@ class Session:
         """
         if self.db_path is None:
             if write:
-                raise StoreError("no history database is configured")
+                raise HistoryOff(f"this command stores samples in the history database, but {self.history_off}")
             return None
         if self._store is not None and (self._store_writes or not write):
             return self._store
