@@ -369,11 +369,38 @@ def no_drives(session: Session) -> SsdwearError:
     return SsdwearError(f"no drives found: {why}")
 
 
+def device_arguments(names: Sequence[str]) -> list[str]:
+    """The devices named on the command line, each classified as every command does (paths.classify): a /dev/
+    path or device node as given, a kernel name as its /dev/ path ('sda' -> '/dev/sda'). A file, or a name that
+    is neither, is a usage error saying what it is and which command reads saved outputs. Names smartctl must
+    never see are left for Session.devices to refuse with its reason."""
+    from .paths import DEVICE_FORMS, classify
+    from .trust import device_problem, visible
+
+    out = []
+    for name in names:
+        kind, value = ("device", name) if device_problem(name) is not None else classify(name)
+        shown = visible(name)
+        if kind == "file":
+            raise UsageError(f"{shown} is a file, not a device: ssdwear analyze {shown} reports saved smartctl "
+                             f"outputs (ssdwear retire-check {shown} judges one)")
+        if kind == "missing-file":
+            raise UsageError(f"{shown}: no such file, and not a device ({DEVICE_FORMS}); saved smartctl outputs "
+                             "go to ssdwear analyze FILE")
+        if kind == "name":
+            raise UsageError(f"{shown}: no such file, and not a device: name one as {DEVICE_FORMS} (ssdwear scan "
+                             "lists them)")
+        out.append(value)
+    return out
+
+
 def find_devices(app: App, session: Session, names: Sequence[str], device_type: Optional[str],
                  fallback: bool = True) -> tuple[Session, Devices]:
-    """The drives to read; with --fallback-replay and none on this machine (or no smartctl), the recordings."""
+    """The drives to read (named ones classified by device_arguments); with --fallback-replay and none on this
+    machine (or no smartctl), the recordings."""
     from .errors import SmartctlNotFound
 
+    names = device_arguments(names)
     reason = None
     devices: Devices = []
     try:

@@ -1,10 +1,13 @@
-"""Where ssdwear keeps its history and looks for its configuration."""
+"""Where ssdwear keeps its history and looks for its configuration, and what a command-line argument that names a
+drive or a saved output is."""
 
 from __future__ import annotations
 
 import os
+import re
+import stat
 from pathlib import Path
-from typing import Optional
+from typing import Literal, Optional
 
 ENV_DB = "SSDWEAR_DB"
 ENV_CONFIG = "SSDWEAR_CONFIG"
@@ -46,3 +49,40 @@ def config_paths(explicit: Optional[str] = None) -> list[Path]:
     if extra:
         paths.append(Path(extra))
     return paths
+
+
+# What an argument naming a drive or a saved smartctl output is (classify).
+ArgumentKind = Literal["device", "file", "missing-file", "name"]
+# A kernel device name given without /dev/: sda, sdaa, hdb, vda, sg2, nvme0, nvme0n1.
+_DEVICE_NAME = re.compile(r"(?:[hs]d[a-z]{1,3}|x?vd[a-z]{1,3}|sg[0-9]{1,4}|nvme[0-9]{1,4}(?:n[0-9]{1,4})?)")
+# How saved smartctl outputs are usually named (sdb.txt, sda-smartctl-x.json, nvme0.out).
+_SAVED_OUTPUT = re.compile(r"\.(?:txt|json|out|log|smart|smartctl|text|dump)$", re.I)
+DEVICE_FORMS = "/dev/sda, sda, nvme0 or nvme0n1"
+
+
+def classify(text: str) -> tuple[ArgumentKind, str]:
+    """What `text` names, decided the same way for every command, and the name to use for it:
+
+    - 'device': a /dev/ path, a device node elsewhere, or a kernel device name without /dev/ ('sda', 'nvme0',
+      'nvme0n1'; the name to use is then its /dev/ path);
+    - 'file': anything else that exists (a saved output; a directory or FIFO is refused when it is read);
+    - 'missing-file': nothing by that name, but it is a path or is named like a saved output ('sdb.txt');
+    - 'name': anything else (a serial, WWN or model: plan --from looks it up in the history).
+
+    An existing file wins over a kernel name: `sda` in a directory holding a file `sda` is that file.
+    """
+    if text.startswith("/dev/"):
+        return "device", text
+    try:
+        mode: Optional[int] = os.stat(text).st_mode
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
+        mode = None
+    except OSError:  # it exists but cannot be looked at: reading it says why
+        return "file", text
+    if mode is not None:
+        return ("device", text) if stat.S_ISBLK(mode) or stat.S_ISCHR(mode) else ("file", text)
+    if _DEVICE_NAME.fullmatch(text):
+        return "device", f"/dev/{text}"
+    if "/" in text or _SAVED_OUTPUT.search(text):
+        return "missing-file", text
+    return "name", text

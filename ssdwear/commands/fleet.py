@@ -17,6 +17,7 @@ from ..cli import (
     App,
     Limited,
     cli,
+    device_arguments,
     device_type_option,
     devices_argument,
     emit_doc,
@@ -60,7 +61,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
     """
     no_fallback(app, "sample")
     with opened(app) as session:
-        targets = session.devices(devices, device_type)
+        targets = session.devices(device_arguments(devices), device_type)
         if not targets:
             raise no_drives(session)
         outcomes = session.read(targets)
@@ -177,14 +178,14 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
       ssdwear retire-check mailed-in/sdb-smartctl-x.txt --format json
     """
     from .. import render
+    from ..paths import classify
     from ..verdict import RETIRE, WATCH, judge
 
-    path = Path(target)
-    if path.is_file():
+    if classify(target)[0] in ("file", "missing-file"):  # a saved output; the reading says what is wrong with it
         from ..analyze import analyze_files
 
         cfg = app.config()
-        reports, errors = analyze_files([path], cfg.context(app.clock(), represents))
+        reports, errors = analyze_files([Path(target)], cfg.context(app.clock(), represents))
         if errors:
             raise SsdwearError(str(errors[0].error))
         origin, thresholds = "files", cfg.thresholds

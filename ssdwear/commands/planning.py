@@ -27,7 +27,7 @@ from ..cli import (
     say,
     unit_limits,
 )
-from ..errors import SsdwearError, UsageError
+from ..errors import SsdwearError, StoreError, UsageError
 
 if TYPE_CHECKING:
     from ..plan import Measured
@@ -41,13 +41,15 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from datetime import timedelta
 
     from ..analyze import analyze_files
+    from ..paths import DEVICE_FORMS, classify
     from ..plan import Measured, entry_for, report_from_history
     from ..ratings import catalogue
 
     cfg = app.config()
-    files = [Path(v) for v in values if Path(v).is_file() or ("/" in v and not v.startswith("/dev/"))]
-    devices = [v for v in values if v.startswith("/dev/") and not Path(v).is_file()]
-    keys = [v for v in values if Path(v) not in files and v not in devices]
+    kinds = [(value, *classify(value)) for value in values]
+    files = [Path(value) for value, kind, _ in kinds if kind in ("file", "missing-file")]
+    devices = [name for _, kind, name in kinds if kind == "device"]
+    keys = [value for value, kind, _ in kinds if kind == "name"]
     found: list[Measured] = []
 
     def add(report: DriveReport, where: str, origin: str) -> None:
@@ -74,14 +76,19 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
 
         path = app.db_path(cfg, replaying=bool(app.replay))
         if path is None:
-            raise UsageError(f"'{keys[0]}' is neither a file nor a device (/dev/...), and a drive in the history needs "
-                             "the history database (--db FILE or SSDWEAR_DB)")
-        with Store.open(path, create=False, write=False) as store:
+            raise UsageError(f"'{keys[0]}' is neither a file nor a device ({DEVICE_FORMS}), and a drive in the "
+                             "history needs the history database (--db FILE or SSDWEAR_DB)")
+        try:
+            opened_store = Store.open(path, create=False, write=False)
+        except StoreError as exc:
+            raise StoreError(f"'{keys[0]}' is not a file or a device ({DEVICE_FORMS}), so it was looked up in the "
+                             f"history: {exc}") from None
+        with opened_store as store:
             for key in keys:
                 try:
                     match = store.the_drive(key)
                 except SsdwearError as exc:
-                    raise SsdwearError(f"'{key}' is not a file, not a device (/dev/...), and {exc}") from None
+                    raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
                 since = app.clock() - timedelta(minutes=cfg.history_window_minutes)
                 samples = store.samples(match["key"], since=since)
                 add(report_from_history(match, samples, cfg.ratings, cfg.interval_level), f"history:{path}",

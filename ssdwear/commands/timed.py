@@ -19,6 +19,7 @@ from ..cli import (
     Devices,
     cli,
     console_print,
+    device_arguments,
     device_type_option,
     devices_argument,
     emit_doc,
@@ -47,7 +48,7 @@ def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: O
     if not devices and not all_:
         raise UsageError(f"{command} resets drives' timers: name them (ssdwear {command} /dev/sda) or pass --all for "
                          "every eligible drive")
-    targets = session.devices(devices, device_type)
+    targets = session.devices(device_arguments(devices), device_type)
     if not targets:
         raise no_drives(session)
     return targets

@@ -29,6 +29,8 @@ from .values import HINT_TEXT, MAX_INPUT_BYTES, decode, source_name
 
 __all__ = ["MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
 
+_PROMPT_LINES = 3  # lines a typed command may take before the JSON it printed
+
 
 def parse_output(data: bytes | str, source: str, device: str | None = None, device_type: str | None = None) -> Snapshot:
     """Parse one smartctl output (text or JSON) into a Snapshot.
@@ -61,8 +63,9 @@ def _read(text: str, source: str) -> Builder:
     try:
         return parse_text(text, source)
     except ParseError:
-        # JSON after a user-typed command line ('$ smartctl -j -x /dev/sda')
+        # JSON after a user-typed command line ('$ smartctl -j -x /dev/sda'): a few lines naming smartctl, then
+        # the document. Anything longer before a brace (a README, notes) is not smartctl output, and says so.
         brace = text.find("\n{")
-        if brace < 0 or "smartctl" not in text[:brace]:
+        if brace < 0 or "smartctl" not in text[:brace] or text.count("\n", 0, brace) >= _PROMPT_LINES:
             raise
         return parse_json(text[brace + 1 :], source)
