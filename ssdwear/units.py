@@ -56,6 +56,7 @@ _DURATION = re.compile(rf"^\s*{_NUMBER}\s*(s|sec|secs|seconds?|m|min|mins|minute
                        r"d|days?|w|weeks?|y|years?)?\s*$", re.I)
 _MINUTES = {"s": 1 / 60, "m": 1, "h": 60, "d": 1440, "w": 10080, "y": MINUTES_PER_YEAR}
 
+_SECONDS = re.compile(rf"\s*{_NUMBER}\s*(?:s|sec|secs|seconds?)?\s*", re.I)
 _BYTES = re.compile(rf"^\s*{_NUMBER}\s*([kmgtpe]i?b?|b)?\s*$", re.I)
 _DECIMAL = {"": 1, "b": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12, "p": 10**15, "e": 10**18}
 
@@ -75,7 +76,7 @@ def parse_duration_minutes(text: object, limits: Limits = DURATION) -> float:
 
 def parse_seconds(text: object, limits: Limits = TIMEOUT) -> float:
     """'60', '2.5' -> seconds, within `limits` (nan, inf, 0 and negatives are refused)."""
-    match = re.fullmatch(rf"\s*{_NUMBER}\s*(?:s|sec|secs|seconds?)?\s*", str(text), re.I)
+    match = _SECONDS.fullmatch(str(text))
     if not match:
         raise ValueError(f"'{text}' is not a number of seconds")
     return limits.check(float(match.group(1)), text)
