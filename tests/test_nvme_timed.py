@@ -77,6 +77,27 @@ def test_a_damaged_dump_is_ignored_with_a_note(damage: str) -> None:
     assert any("0x02" in note and "ignored" in note for note in snap.parse_notes)
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_flood_of_dump_headers_keeps_16_dumps_and_says_so_once(as_json: bool) -> None:
+    # A mailed-in file of nothing but 'NVMe Log' headers (4 MiB of them: 144,000 in text) cost a dump object and
+    # a note each: 85 MiB peak for `analyze` (bench/run.py --only input), the README promises under 45 MiB.
+    from ssdwear.parse import MAX_INPUT_BYTES
+    from ssdwear.parse.nvmelog import MAX_DUMPS
+
+    header = "NVMe Log 0xca (0x4000 bytes)"
+    count = (MAX_INPUT_BYTES - 1000) // (len(header) + 3)
+    if as_json:
+        doc = {"json_format_version": [1, 0], "smartctl": {"version": [7, 3], "output": [header] * count},
+               "device": {"name": "/dev/nvme0", "type": "nvme"}, "model_name": "M", "serial_number": "S"}
+        snap = parse_output(json.dumps(doc, separators=(",", ":")).encode(), source="flood.json")
+    else:
+        snap = parse_output(("smartctl 7.3 2022-02-28 r5338\nModel Number: M\n" + f"{header}\n" * count).encode(),
+                            source="flood.txt")
+    dump_notes = [n for n in snap.parse_notes if "NVMe log" in n]
+    assert len(dump_notes) == MAX_DUMPS + 1 and snap.nvme_logs == {}  # each kept dump is empty: truncated
+    assert f"{count - MAX_DUMPS:,} more NVMe log dumps" in dump_notes[-1]
+
+
 def test_entries_are_found_by_key_not_position() -> None:
     page = make_intel_nvme.page(20, 64, 1440)
     assert {k: v for k, v in vendors.log_entries(page).items() if k in (0xE2, 0xE3, 0xE4)} == \
