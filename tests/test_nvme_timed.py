@@ -16,9 +16,10 @@ from conftest import FIXTURES
 
 from ssdwear import vendors
 from ssdwear.cli import App, cli
-from ssdwear.errors import SmartctlNotFound
+from ssdwear.errors import DriveError, SmartctlNotFound
 from ssdwear.parse import parse_output
 from ssdwear.replay import ReplayRunner
+from ssdwear.store import Store
 
 sys.path.insert(0, str(FIXTURES))
 import make_intel_nvme
@@ -130,6 +131,45 @@ def test_intel_nvme_windows_come_out_of_report_with_the_sata_rules() -> None:
     assert by_dev["/dev/nvme2"]["window"]["valid"] is False
     assert by_dev["/dev/nvme3"]["window"] is None and by_dev["/dev/nvme3"]["error"] is None
     assert any("0xca could not be read" in n and "0x4002" in n for n in by_dev["/dev/nvme3"]["notes"])
+
+
+class HangingLogPage(ReplayRunner):
+    """The recordings, except that the vendor log page call times out as a hung drive's would."""
+
+    def run(self, args):
+        if "-l" in args:
+            raise DriveError(args[-1], "smartctl did not answer within 2 s and was killed (hung device or "
+                                       "controller?); raise --timeout if the drive is just slow", kind="timeout")
+        return super().run(args)
+
+
+def test_a_hung_log_page_call_keeps_the_good_reading_as_a_failed_one_does(tmp_path: Path) -> None:
+    app = App(runner=HangingLogPage(MACHINE), db=str(tmp_path / "h.db"), clock=lambda: T0)
+    result = run(["sample", "/dev/nvme0", "-d", "nvme", "--textfile", str(tmp_path)], app)
+    assert result.exit_code == 0, result.output
+    prom = (tmp_path / "ssdwear.prom").read_text()
+    assert 'ssdwear_read_ok{device="/dev/nvme0",model="INTEL SSDPE2KX010T8",serial="PHLJ9000000A1P0FGN"} 1' in prom
+    assert "ssdwear_used_ratio{" in prom
+    with Store.open(tmp_path / "h.db", create=False, write=False) as store:
+        assert store.count_samples() == 1
+    doc = json.loads(run(["--no-history", "report", "/dev/nvme0", "-d", "nvme", "--format", "json"],
+                         App(runner=HangingLogPage(MACHINE), clock=lambda: T0)).stdout)
+    (drive,) = doc["drives"]
+    assert drive["error"] is None and drive["used_percent"] == 73 and drive["window"] is None
+    assert any("0xca could not be read" in n and "did not answer within 2 s" in n for n in drive["notes"])
+
+
+@pytest.mark.slow
+def test_a_real_hung_log_page_call_is_killed_and_the_reading_kept(fake_smartctl, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    smartctl, log = fake_smartctl(MACHINE)
+    monkeypatch.setenv("FAKE_SMARTCTL_HANG_CALLS", "nvmelog")
+    result = run(["--smartctl", str(smartctl), "--timeout", "3", "--db", str(tmp_path / "h.db"), "sample",
+                  "/dev/nvme0", "-d", "nvme", "--textfile", str(tmp_path)], App(clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    assert "nvmelog,0xca,0x200" in log.read_text()  # the call was made, and hung
+    prom = (tmp_path / "ssdwear.prom").read_text()
+    assert 'serial="PHLJ9000000A1P0FGN"} 1' in prom and "ssdwear_read_ok" in prom
 
 
 def test_one_extra_call_on_intel_datacentre_nvme_and_none_on_other_drives() -> None:
