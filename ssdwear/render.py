@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Optional
 
-from .records import DriveReport, Projection, RaidVolume, Window, location
+from .records import DriveReport, Projection, RaidVolume, Window
 from .units import human_bytes, human_minutes
 
 
@@ -138,11 +138,6 @@ def _kind(r: DriveReport) -> str:
     return f"{r.interface}{', ' + r.kind if r.kind != 'unknown' else ''}"
 
 
-def _where(r: DriveReport) -> str:
-    """The device, with its -d type when a controller's pass-through shares the path ('/dev/bus/0 megaraid,0')."""
-    return location(r.device or "?", r.device_type)
-
-
 def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
     """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window,
     the notes and the warnings."""
@@ -162,7 +157,7 @@ _COLUMNS = (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year",
 
 
 def _cells(r: DriveReport) -> tuple[str, ...]:
-    return (f"{_identity(r)}\n{_where(r)} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
+    return (f"{_identity(r)}\n{r.where} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
             years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
 
 
@@ -225,7 +220,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
     out: list[Any] = []
     for r in reports:
         p = r.projection
-        head = textwrap.wrap(f"{_where(r)}  {_identity(r)}  ({_kind(r)})", width=columns, subsequent_indent="  ",
+        head = textwrap.wrap(f"{r.where}  {_identity(r)}  ({_kind(r)})", width=columns, subsequent_indent="  ",
                              break_long_words=False, break_on_hyphens=False)
         out += [Text(line, style="bold") for line in head]
         figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
@@ -257,7 +252,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         if table is not None:
             parts.append(table)
             for r in readable:
-                who = f"{_where(r)} {r.serial or ''}".strip()
+                who = f"{r.where} {r.serial or ''}".strip()
                 parts += [Text(f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}", style=style)
                           for label, style, text in _drive_lines(r)]
         else:
@@ -268,7 +263,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
             parts += _wrapped("", f"{v.device}: {v.note}", columns)
     if failed:
         parts.append(Text(f"Could not be read ({len(failed)}):", style="bold red"))
-        parts += [Text(f"  {r.device}: {r.error}", style="red") for r in failed]
+        parts += [Text(f"  {r.where}: {r.error}", style="red") for r in failed]
     return Group(*parts)
 
 
@@ -281,7 +276,7 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
     for r in results:
         who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
         style = "green" if r.status == "reset" else "yellow" if r.status == "refused" else "red"
-        parts.append(Text(f"{r.device}  {who}  {r.status.upper()}", style=style))
+        parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += _wrapped("", r.message, columns)
     return Group(*parts)
 
@@ -294,13 +289,13 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
     for row in rows:
         who = " ".join(x for x in (row.model, row.serial and f"[{row.serial}]") if x)
         if row.error:
-            parts.append(Text(f"{row.device}  could not be read", style="red"))
+            parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += _wrapped("", row.error, columns, "red")
             continue
         window = "-" if not row.timed else "65535 (reset)" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
         valid = {True: "valid", False: "not valid yet", None: "-"}[row.valid]
-        parts.append(Text(f"{row.device}  {who}"))
+        parts.append(Text(f"{row.where}  {who}"))
         parts += _wrapped("E4h window", f"{window}, {valid}", columns)
         parts += _wrapped("our reset", since if row.reset_at is None else
                           f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)

@@ -204,7 +204,7 @@ class Session:
                 if outcome.kind == "raid-volume":
                     self._volumes.append((outcome.device, outcome.message))
                 else:
-                    reports.append(assess_mod.failed(outcome.device, outcome.message))
+                    reports.append(assess_mod.failed(outcome.device, outcome.message, outcome.device_type))
                 continue
             controller = vendors.raid_volume(outcome)
             if controller is not None:
@@ -219,7 +219,8 @@ class Session:
                     raise
                 device = outcome.device or outcome.source
                 report = assess_mod.failed(device, f"internal error assessing this drive ({type(exc).__name__}: "
-                                                   f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please report it")
+                                                   f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please report it",
+                                           outcome.device_type)
             reports.append(report)
         if remember:
             try:
@@ -295,7 +296,7 @@ class Session:
         assert store is not None
         for (device, dtype), outcome in zip(devices, outcomes, strict=True):
             if isinstance(outcome, DriveError):
-                results.append(StartResult(device, "failed", outcome.message))
+                results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
                 continue
             results.append(self._start_one(store, device, dtype or outcome.device_type, outcome, force))
         return results
@@ -303,7 +304,7 @@ class Session:
     def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool
                    ) -> StartResult:
         def result(status: StartStatus, message: str) -> StartResult:
-            return StartResult(device, status, message, snap.serial, snap.model)
+            return StartResult(device, status, message, snap.serial, snap.model, dtype)
 
         refusal = vendors.reset_refusal(snap)
         if refusal is not None and not force:
@@ -369,6 +370,11 @@ class StartResult:
     message: str
     serial: Optional[str] = None
     model: Optional[str] = None
+    device_type: Optional[str] = None  # the -d type it was sent with
+
+    @property
+    def where(self) -> str:
+        return location(self.device, self.device_type)
 
 
 def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:

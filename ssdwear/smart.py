@@ -438,6 +438,7 @@ def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], work
         try:
             return read(runner, item[0], item[1], wake)
         except DriveError as exc:
+            exc.device_type = exc.device_type or item[1]  # drives behind one path differ by their type alone
             return exc
 
     if len(devices) <= 1 or workers <= 1:
