@@ -6,6 +6,10 @@ wear.forecast_projection. Power-on hours are the clock, as in the calibration: a
 aged nor wore, so a power-off gap needs no special case. The forecast never runs across a counter reset:
 power-on hours, a byte counter or the wear indicator that went down (a drive swapped under the same serial, a
 QEMU NVMe drive that restarts its data units at every boot).
+
+The clock rule: the series is ordered by the drive's own clock, its power-on hours, so a sample stored while the
+system clock was wrong still falls into place; rows dated after `now` (passed in) are ignored, and the series
+ends at the newest reading: samples with more power-on hours than it come from before a counter reset.
 """
 
 from __future__ import annotations
@@ -48,16 +52,39 @@ def _break(prev: Sample, cur: Sample) -> Optional[str]:
     return None
 
 
+def up_to(samples: Sequence[Sample], now: datetime) -> list[Sample]:
+    """The clock rule: the samples dated up to now (a row dated later was stored with the clock ahead)."""
+    return [s for s in samples if s.at <= now]
+
+
+def clock_warning(now: datetime) -> str:
+    """The one warning of a run that found stored rows dated after now."""
+    return (f"history: stored samples or resets dated after now ({now:%Y-%m-%d %H:%M} UTC) are ignored: the clock "
+            "was ahead when they were stored, or is behind now (check NTP)")
+
+
 def latest_segment(samples: Sequence[Sample]) -> Segment:
-    """The most recent stretch of samples that forms one series."""
-    ordered = sorted(samples, key=lambda s: s.at)
-    start = 0
-    reason = None
+    """The drive's current series: its samples in power-on order up to the newest reading (by the wall clock),
+    back to the last break. Without power-on hours on every sample, the wall clock orders them."""
+    if not samples:
+        return Segment((), None)
+    last = max(samples, key=lambda s: s.at).power_on_hours
+    reset = None
+    if last is None or any(s.power_on_hours is None for s in samples):
+        ordered = sorted(samples, key=lambda s: s.at)
+    else:
+        ordered = sorted((s for s in samples if (s.power_on_hours or 0) <= last),
+                         key=lambda s: (s.power_on_hours, s.at))
+        older = [s.power_on_hours or 0 for s in samples if (s.power_on_hours or 0) > last]
+        if older:
+            reset = (f"counter reset: {len(older)} sample(s) with more power-on hours (up to {max(older):,.0f}) "
+                     f"than the latest reading ({last:,.0f})")
+    start, cut = 0, None
     for i in range(1, len(ordered)):
         why = _break(ordered[i - 1], ordered[i])
         if why is not None:
-            start, reason = i, why
-    return Segment(tuple(ordered[start:]), reason)
+            start, cut = i, why
+    return Segment(tuple(ordered[start:]), "; ".join(r for r in (reset, cut) if r) or None)
 
 
 @dataclass(frozen=True)
@@ -85,12 +112,13 @@ def _readings(seg: Sequence[Sample], used_source: Optional[str], rated_bytes: Op
 
 
 def history_projection(samples: Sequence[Sample], used_source: Optional[str], used_step: Optional[float],
-                       interface: str, rated_bytes: Optional[int], level: float) -> HistoryResult:
-    """The calibrated projection over the latest unbroken series of samples, or why there is none.
+                       interface: str, rated_bytes: Optional[int], level: float, now: datetime) -> HistoryResult:
+    """The calibrated projection over the latest unbroken series of samples dated up to `now`, or why there is none.
 
     `used_source` is the drive's wear indicator now (None when it has none, or it saturated): its samples are
     the readings; without one, host bytes written against a rated TBW (`rated_bytes`) stand in for it.
     """
+    samples = up_to(samples, now)
     if len(samples) < 2:
         return HistoryResult(None, None)
     segment = latest_segment(samples)

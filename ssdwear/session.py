@@ -110,12 +110,15 @@ class Session:
         return store
 
     def last_reset(self, key: str) -> Optional[ResetRecord]:
-        """ssdwear's own last reset of this drive's timer, from the history (None without one)."""
+        """ssdwear's own last reset of this drive's timer, from the history (None without one; one recorded with
+        the clock ahead, dated after now, is not the last)."""
         store = self.store()
         if store is None:
             return None
         try:
-            return store.last_reset(key)
+            now = self.clock()
+            self._clock_rule(store, key, now)
+            return store.last_reset(key, until=now)
         except StoreError as exc:
             self.warn(f"history not used: {exc}")
             return None
@@ -180,8 +183,9 @@ class Session:
         if store is not None:
             try:
                 if key is not None:
-                    reset = store.last_reset(key)
-                    look = store.last_look(key)
+                    self._clock_rule(store, key, now)
+                    reset = store.last_reset(key, until=now)
+                    look = store.last_look(key, until=now)
                 if snap.device:
                     previous = store.serial_at(location(snap.device, snap.device_type))
             except StoreError as exc:
@@ -233,6 +237,11 @@ class Session:
         if message not in self.warnings:
             self.warnings.append(message)
 
+    def _clock_rule(self, store: Store, key: str, now: datetime) -> None:
+        """The one warning of a run whose drives have stored rows dated after now (which are then ignored)."""
+        if store.dated_after(key, now):
+            self.warn(history_mod.clock_warning(now))
+
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
         """For drives without a valid timed window: the calibrated projection over the stored samples."""
         store = self.store()
@@ -248,7 +257,7 @@ class Session:
         samples.append(sample_of(snap, report, now))
         source = None if report.used_at_least else report.used_source
         result = history_mod.history_projection(samples, source, report.used_step, report.interface,
-                                                report.writes.rated_bytes, self.config.interval_level)
+                                                report.writes.rated_bytes, self.config.interval_level, now)
         writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
         report = replace(report, writes=writes)
         if result.window is None or result.projection is None:

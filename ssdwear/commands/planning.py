@@ -39,6 +39,7 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from datetime import timedelta
 
     from ..analyze import analyze_files
+    from ..history import clock_warning
     from ..plan import Measured, entry_for, report_from_history
     from ..ratings import catalogue
 
@@ -74,16 +75,20 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
         if path is None:
             raise UsageError(f"'{keys[0]}' is neither a file nor a device (/dev/...), and a drive in the history needs "
                              "the history database (--db FILE or SSDWEAR_DB)")
+        now = app.clock()
         with Store.open(path, create=False, write=False) as store:
+            ahead = False
             for key in keys:
                 try:
                     match = store.the_drive(key)
                 except SsdwearError as exc:
                     raise SsdwearError(f"'{key}' is not a file, not a device (/dev/...), and {exc}") from None
-                since = app.clock() - timedelta(minutes=cfg.history_window_minutes)
-                samples = store.samples(match["key"], since=since)
-                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level), f"history:{path}",
+                samples = store.samples(match["key"], since=now - timedelta(minutes=cfg.history_window_minutes))
+                ahead = ahead or store.dated_after(match["key"], now) > 0
+                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
                     f"history:{path}")
+        if ahead:
+            say(f"warning: {clock_warning(now)}")
     return found
 
 
