@@ -111,6 +111,19 @@ def _readings(seg: Sequence[Sample], used_source: Optional[str], rated_bytes: Op
     return None, [], 1.0
 
 
+def _write_rate(seg: Sequence[Sample]) -> Optional[float]:
+    """Host bytes written a wall-clock day over the series, when it spans what a wear rate needs, in power-on hours
+    and on the wall clock alike (samples seconds apart made petabytes a day)."""
+    first, last = seg[0], seg[-1]
+    if first.host_bytes_written is None or last.host_bytes_written is None or first.power_on_hours is None \
+            or last.power_on_hours is None:
+        return None
+    wall = _hours(first.at, last.at)
+    if not (calibration().spans(wall) and calibration().spans(last.power_on_hours - first.power_on_hours)):
+        return None
+    return (last.host_bytes_written - first.host_bytes_written) / wall * 24
+
+
 def history_projection(samples: Sequence[Sample], used_source: Optional[str], used_step: Optional[float],
                        interface: str, rated_bytes: Optional[int], level: float, now: datetime) -> HistoryResult:
     """The calibrated projection over the latest unbroken series of samples dated up to `now`, or why there is none.
@@ -125,10 +138,7 @@ def history_projection(samples: Sequence[Sample], used_source: Optional[str], us
     notes = [f"history: samples before this series skipped: {segment.cut_reason}"] if segment.cut_reason else []
     seg = segment.samples
     wall = _hours(seg[0].at, seg[-1].at)
-    written = [s.host_bytes_written for s in seg]
-    write_rate = None
-    if wall > 0 and written[0] is not None and written[-1] is not None:
-        write_rate = (written[-1] - written[0]) / wall * 24
+    write_rate = _write_rate(seg)
     counter, readings, step = _readings(seg, used_source, rated_bytes)
     if used_source is not None and used_step is not None:
         step = used_step
@@ -137,7 +147,7 @@ def history_projection(samples: Sequence[Sample], used_source: Optional[str], us
     if counter is None:
         notes.append("history: no wear indicator and no rated writes to project from")
         return HistoryResult(None, None, tuple(notes), write_rate)
-    if len(distinct) < 2 or span < calibration().min_span_hours:
+    if len(distinct) < 2 or not calibration().spans(span):
         notes.append(f"history: {len(distinct)} distinct reading(s) of {counter} over {span:,.1f} power-on hours "
                      "since the last break: less than a day, so the lifetime average stands")
         return HistoryResult(None, None, tuple(notes), write_rate, len(distinct))
@@ -146,7 +156,8 @@ def history_projection(samples: Sequence[Sample], used_source: Optional[str], us
     basis = (f"{moved:.4g} % of rated {what} in {span:,.0f} power-on hours of history "
              f"({len(distinct)} readings since {seg[0].at:%Y-%m-%d %H:%M})")
     projection = wear.forecast_projection(distinct, step, interface, f"history:{counter}", basis, level)
-    n0, n1, h0, h1 = seg[0].nand_bytes_written, seg[-1].nand_bytes_written, written[0], written[-1]
+    n0, n1, h0, h1 = seg[0].nand_bytes_written, seg[-1].nand_bytes_written, seg[0].host_bytes_written, \
+        seg[-1].host_bytes_written
     if n0 is not None and n1 is not None and h0 is not None and h1 is not None and h1 != h0:
         notes.append(f"history: write amplification {(n1 - n0) / (h1 - h0):.2f} over the series "
                      "(NAND / host bytes written)")

@@ -443,20 +443,35 @@ class Store:
         return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], first_seen=_dt(r[5]),
                      last_seen=_dt(r[6])) for r in rows]
 
+    def drive_list(self, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[dict[str, Any]]:
+        """Every drive held, with its samples between `since` and `until` counted (first and last sample time) and
+        the device path it was last seen at."""
+        rows = self._read(
+            "SELECT d.key, d.model, d.serial, d.wwn, d.interface, count(s.t), min(s.t), max(s.t), "
+            "(SELECT v.device FROM devices v WHERE v.drive_id = d.id ORDER BY v.seen DESC LIMIT 1) FROM drives d "
+            "LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? GROUP BY d.id ORDER BY d.model, "
+            "d.serial", (_ms(since) if since else 0, _until(until)))
+        return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], samples=r[5],
+                     first=_dt(r[6]) if r[6] is not None else None, last=_dt(r[7]) if r[7] is not None else None,
+                     device=r[8]) for r in rows]
+
     def find_drives(self, needle: str) -> list[dict[str, Any]]:
-        """Drives whose serial, WWN, model or last device path match `needle`."""
-        by_device = self._read("SELECT d.key FROM devices v JOIN drives d ON d.id = v.drive_id "
-                               "WHERE v.device = ?", (needle,))
-        keys = {r[0] for r in by_device}
-        return [d for d in self.drives() if d["key"] in keys or needle in (d["serial"], d["wwn"], d["model"])
-                or d["key"] == needle]
+        """Drives whose serial, WWN, model or last device path match `needle`, case-insensitively; a name without
+        a path is also looked for under /dev ('nvme0', 'sda'), a WWN also as smartctl prints it ('5 002538 ...')."""
+        wanted = {needle.casefold(), needle.casefold().replace(" ", "").removeprefix("0x")} - {""}
+        if wanted and not needle.startswith("/"):
+            wanted.add(f"/dev/{needle}".casefold())
+        keys = {key for device, key in self._read("SELECT v.device, d.key FROM devices v JOIN drives d ON "
+                                                  "d.id = v.drive_id", ()) if device.casefold() in wanted}
+        return [d for d in self.drives() if d["key"] in keys
+                or any((d[name] or "").casefold() in wanted for name in ("serial", "wwn", "model", "key"))]
 
     def the_drive(self, needle: str) -> dict[str, Any]:
         """The one drive `needle` names (serial, WWN, model or device path); a one-line error for none or many."""
         matches = self.find_drives(needle)
         if not matches:
             raise SsdwearError(f"no drive matching '{needle}' in {self.path}: give a serial, WWN, model or device "
-                               "path (ssdwear sample records drives)")
+                               "path (`ssdwear history` lists the drives it holds; ssdwear sample records drives)")
         if len(matches) > 1:
             names = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
             raise SsdwearError(f"'{needle}' matches {len(matches)} drives in {self.path} ({names}): give the serial")

@@ -160,3 +160,23 @@ def test_plan_from_a_serial_ignores_the_row_ahead_with_one_warning(tmp_path: Pat
     source = json.loads(result.stdout)["workload"]["source"]
     assert source["projection_method"] == "history:nvme_percentage_used"
     assert result.stderr.count("dated after now") == 1
+
+
+def test_plan_from_a_serial_sampled_seconds_apart_takes_the_lifetime_average_of_writes(tmp_path: Path) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from ssdwear.cli import App, cli
+
+    db = tmp_path / "h.db"
+    with Store.open(db) as store:
+        for seconds, written in ((0, 10**13), (2, 10**13 + 10**12)):  # 1 TB "in 2 s": 43 EB a day by the wall clock
+            store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme",
+                             Sample(at=NOW + timedelta(seconds=seconds), power_on_hours=10_000, used_percent=10,
+                                    used_source="nvme_percentage_used", host_bytes_written=written), "/dev/nvme0")
+    result = CliRunner().invoke(cli, ["--db", str(db), "plan", "--from", "NVME1", "--format", "json"],
+                                obj=App(clock=lambda: NOW + timedelta(seconds=3)))
+    workload = json.loads(result.stdout)["workload"]
+    assert workload["kind"] == "host-writes" and "lifetime average" in workload["basis"], workload["basis"]
+    assert workload["bytes_per_day"] == pytest.approx((10**13 + 10**12) / (10_000 / 24))

@@ -106,3 +106,13 @@ def test_samples_dated_after_now_are_not_in_the_projection() -> None:
     now = T0 + timedelta(hours=24 * 10)
     assert project([*samples, ahead], now=now) == project(samples, now=now)
     assert project([*samples, ahead], now=now).readings == len(samples)
+
+
+def test_host_writes_a_day_need_the_span_a_wear_rate_needs() -> None:
+    # 10 GB in 6 hours, and the same drive read twice 2 s apart while its counters moved a day (the fleet recordings
+    # sampled back to back): neither is a day's writes. 22.1 PB/day was printed for the second.
+    assert project([s(0, written=TB), s(6, written=TB + 10**10)]).write_bytes_per_day is None
+    back_to_back = [s(0, written=TB, poh=1000), s(2 / 3600, written=TB + 512 * 10**9, poh=1024)]
+    assert project(back_to_back).write_bytes_per_day is None
+    day = [s(0, written=TB, poh=1000), s(24, written=TB + 512 * 10**9, poh=1024)]
+    assert project(day).write_bytes_per_day == pytest.approx(512e9)
