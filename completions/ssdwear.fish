@@ -15,7 +15,7 @@ complete -c ssdwear -n '__fish_use_subcommand' -l help -s h -d 'Show help and ex
 complete -c ssdwear -n '__fish_use_subcommand' -a analyze -d 'Report wear from saved smartctl outputs (-a, -x or --json; smartctl 6.'
 complete -c ssdwear -n '__fish_use_subcommand' -a check -d 'Nagios/Icinga plugin: one status line with perfdata; exit 0 OK, 1 WARN'
 complete -c ssdwear -n '__fish_use_subcommand' -a completion -d 'Print the shell completion script (the files in completions/ are this '
-complete -c ssdwear -n '__fish_use_subcommand' -a history -d 'Show a drives stored samples: a terminal chart of wear and writes, or '
+complete -c ssdwear -n '__fish_use_subcommand' -a history -d 'List the stored drives, or chart one drives stored samples (or give th'
 complete -c ssdwear -n '__fish_use_subcommand' -a measure -d 'Start, wait with a progress bar until the window is valid, then report'
 complete -c ssdwear -n '__fish_use_subcommand' -a plan -d 'Which drive lasts how long under this workload: every candidates proje'
 complete -c ssdwear -n '__fish_use_subcommand' -a report -d 'Read the drives and report wear used, the measured window, rate and ye'

@@ -448,9 +448,9 @@ def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], sna
     return None
 
 
-def failed(device: str, message: str) -> DriveReport:
-    """The report of a drive that could not be read."""
-    return DriveReport(device=device, error=message)
+def failed(device: str, message: str, device_type: Optional[str] = None) -> DriveReport:
+    """The report of a drive that could not be read (with the -d type it was tried with)."""
+    return DriveReport(device=device, device_type=device_type, error=message)
 
 
 def with_projection(report: DriveReport, window: Window, projection: Optional[Projection],

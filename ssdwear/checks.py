@@ -82,7 +82,7 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
     """(exit code, plugin output: status line | perfdata, then one line per drive)."""
     states: list[tuple[int, DriveReport, str]] = []
     for r in reports:
-        who = " ".join(x for x in (r.device, r.model, r.serial and f"[{r.serial}]") if x)
+        who = " ".join(x for x in (r.device and r.where, r.model, r.serial and f"[{r.serial}]") if x)
         if r.error:
             states.append((UNKNOWN, r, f"{who}: cannot read: {r.error}"))
             continue

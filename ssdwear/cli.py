@@ -331,6 +331,9 @@ class Outcome(Protocol):
     @property
     def error(self) -> Optional[str]: ...
 
+    @property
+    def where(self) -> str: ...
+
 
 def finish(reports: Sequence[Outcome], session: Session, fmt: str) -> int:
     """Run-level warnings on stderr; each unreadable drive once (the table shows them in their own section,
@@ -340,7 +343,7 @@ def finish(reports: Sequence[Outcome], session: Session, fmt: str) -> int:
     failed = [r for r in reports if r.error]
     if fmt != "table":
         for r in failed:
-            say(f"{r.device}: {r.error}")
+            say(f"{r.where}: {r.error}")
     if not failed:
         return EXIT_OK
     return EXIT_PARTIAL if len(failed) < len(reports) else EXIT_ERROR

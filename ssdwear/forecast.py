@@ -62,6 +62,10 @@ class Calibration:
     classes: Mapping[str, Mapping[str, Any]]
     provenance: Mapping[str, Any] = field(default_factory=dict)
 
+    def spans(self, hours: float) -> bool:
+        """Whether readings this far apart give a rate: the one minimum span for wear rates and write rates."""
+        return hours >= self.min_span_hours
+
     @classmethod
     def from_dict(cls, table: Mapping[str, Any]) -> Calibration:
         return cls(h0_hours=float(table["h0_hours"]), prior_steps=float(table["prior_steps"]),

@@ -19,6 +19,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Optional
 
 from . import spare as spare_mod
@@ -137,14 +138,16 @@ def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequ
 
 
 def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], configured: Sequence[Rating],
-                        level: float) -> DriveReport:
+                        level: float, now: datetime) -> DriveReport:
     """A drive known only from its stored samples (`plan --from SERIAL`): the history projection `report` gives
-    (the lifetime average of the latest sample when the history is too short), and its host writes a day."""
+    (the lifetime average of the latest sample when the history is too short), and its host writes a day. Samples
+    dated after `now` are ignored (history.py's clock rule)."""
     from . import history as history_mod
     from . import wear
     from .forecast import Reading
 
     model, serial, interface = drive.get("model"), drive.get("serial"), drive.get("interface") or "unknown"
+    samples = history_mod.up_to(samples, now)
     if not samples:
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
     latest = samples[-1]
@@ -152,7 +155,7 @@ def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], config
     step = vendors.indicator_step(source)
     rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
     rated = rating.bytes if rating else None
-    result = history_mod.history_projection(samples, source, step, interface, rated, level)
+    result = history_mod.history_projection(samples, source, step, interface, rated, level, now)
     projection = result.projection
     if projection is None and latest.used_percent is not None and latest.power_on_hours:
         projection = wear.forecast_projection(

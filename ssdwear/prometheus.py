@@ -1,7 +1,8 @@
 """Reports -> Prometheus text exposition format, and the node_exporter textfile (written atomically).
 
-Base units throughout (seconds, bytes, ratios); `_total` for counters. Labels: device, model, serial
-(and `source` / `method` where a figure depends on how it was reached).
+Base units throughout (seconds, bytes, ratios); `_total` for counters. Labels: device (with the -d type where
+drives share a path: '/dev/bus/0 sat+megaraid,1'), model, serial (and `source` / `method` where a figure depends
+on how it was reached).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def _fmt(value: float) -> str:
 def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
     """(metric name, label string, value) of every exposition line for one drive ("sample" in ssdwear means a
     stored reading and the command that stores it)."""
-    base = [("device", r.device), ("model", r.model), ("serial", r.serial)]
+    base = [("device", r.device and r.where), ("model", r.model), ("serial", r.serial)]
     out: list[tuple[str, str, float]] = []
 
     def put(name: str, value: Optional[float], extra: Sequence[tuple[str, Optional[str]]] = ()) -> None:

@@ -278,6 +278,11 @@ class DriveReport:
         return drive_dict(self)
 
     @property
+    def where(self) -> str:
+        """The drive's name in messages and labels: its device with the -d type where drives share a path."""
+        return location(self.device or "?", self.device_type)
+
+    @property
     def measured_window(self) -> bool:
         """Whether the projection is an Intel timed-workload window measured since a reset: it measured the
         workload itself, so neither saved readings nor the stored history replace it."""
@@ -348,12 +353,16 @@ class RaidVolume:
 
 # Device types that reach a drive through a RAID controller (smartctl -d): several drives share one path.
 PASS_THROUGH_TYPE = re.compile(r"(^|\+)(megaraid|cciss|aacraid|areca|3ware|hpt|mpi3mr|sssraid),", re.I)
+# Device types that name a port of a SATA port multiplier or USB bridge (smartctl 7.3-7.5: jmb39x,N and its -q/-q2
+# variants, jms56x,N, usbjmicron[,p][,x][,PORT], intelliprop,N): several drives share one path there too.
+PORT_TYPE = re.compile(r"(^|\+)(jmb39x(-q2?)?|jms56x|usbjmicron|intelliprop),", re.I)
 
 
 def location(device: str, device_type: Optional[str]) -> str:
-    """Where a drive sits: its device path, plus the -d type when a controller's pass-through shares the path
-    between drives ('/dev/bus/0 sat+megaraid,1')."""
-    if device_type and PASS_THROUGH_TYPE.search(device_type):
+    """Where a drive sits: its device path, plus the -d type when several drives share the path, behind a
+    controller's pass-through ('/dev/bus/0 sat+megaraid,1') or on a port ('/dev/sdb jmb39x,0'). Every name of a
+    drive (messages, JSON, Prometheus labels, the device -> serial memory) is this."""
+    if device_type and (PASS_THROUGH_TYPE.search(device_type) or PORT_TYPE.search(device_type)):
         return f"{device} {device_type}"
     return device
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
-from .records import DriveReport, Projection, RaidVolume, Window, location
+from .records import DriveReport, Projection, RaidVolume, Window
 from .units import human_bytes, human_minutes
 
 
@@ -150,11 +150,6 @@ def _kind(r: DriveReport) -> str:
     return f"{r.interface}{', ' + r.kind if r.kind != 'unknown' else ''}"
 
 
-def _where(r: DriveReport) -> str:
-    """The device, with its -d type when a controller's pass-through shares the path ('/dev/bus/0 megaraid,0')."""
-    return location(r.device or "?", r.device_type)
-
-
 def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
     """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window,
     the notes and the warnings."""
@@ -174,7 +169,7 @@ _COLUMNS = (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year",
 
 
 def _cells(r: DriveReport) -> tuple[str, ...]:
-    return (f"{_identity(r)}\n{_where(r)} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
+    return (f"{_identity(r)}\n{r.where} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
             years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
 
 
@@ -239,7 +234,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
     out: list[Any] = []
     for r in reports:
         p = r.projection
-        head = textwrap.wrap(_fit(f"{_where(r)}  {_identity(r)}  ({_kind(r)})"), width=columns, subsequent_indent="  ",
+        head = textwrap.wrap(_fit(f"{r.where}  {_identity(r)}  ({_kind(r)})"), width=columns, subsequent_indent="  ",
                              break_long_words=False, break_on_hyphens=False)
         out += [Text(line, style="bold") for line in head]
         figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
@@ -271,7 +266,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         if table is not None:
             parts.append(table)
             for r in readable:
-                who = f"{_where(r)} {r.serial or ''}".strip()
+                who = f"{r.where} {r.serial or ''}".strip()
                 parts += [Text(f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}", style=style)
                           for label, style, text in _drive_lines(r)]
         else:
@@ -282,7 +277,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
             parts += _wrapped("", f"{v.device}: {v.note}", columns)
     if failed:
         parts.append(Text(f"Could not be read ({len(failed)}):", style="bold red"))
-        parts += [Text(f"  {r.device}: {r.error}", style="red") for r in failed]
+        parts += [Text(f"  {r.where}: {r.error}", style="red") for r in failed]
     return Group(*parts)
 
 
@@ -295,7 +290,7 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
     for r in results:
         who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
         style = "green" if r.status == "reset" else "yellow" if r.status == "refused" else "red"
-        parts.append(Text(f"{r.device}  {who}  {r.status.upper()}", style=style))
+        parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += _wrapped("", r.message, columns)
     return Group(*parts)
 
@@ -308,13 +303,13 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
     for row in rows:
         who = " ".join(x for x in (row.model, row.serial and f"[{row.serial}]") if x)
         if row.error:
-            parts.append(Text(f"{row.device}  could not be read", style="red"))
+            parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += _wrapped("", row.error, columns, "red")
             continue
         window = "-" if not row.timed else "65535 (reset)" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
         valid = {True: "valid", False: "not valid yet", None: "-"}[row.valid]
-        parts.append(Text(f"{row.device}  {who}"))
+        parts.append(Text(f"{row.where}  {who}"))
         parts += _wrapped("E4h window", f"{window}, {valid}", columns)
         parts += _wrapped("our reset", since if row.reset_at is None else
                           f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
@@ -375,16 +370,64 @@ def samples_doc(drive: dict[str, Any], series: Sequence[Any]) -> dict[str, Any]:
             "samples": [_sample_row(s) for s in series]}
 
 
-def samples_csv(series: Sequence[Any]) -> str:
+def _csv(fields: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
     import csv
     import io
 
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(SAMPLE_FIELDS), lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=list(fields), lineterminator="\n")
     writer.writeheader()
-    for s in series:
-        writer.writerow({k: "" if v is None else v for k, v in _sample_row(s).items()})
+    for row in rows:
+        writer.writerow({k: "" if v is None else v for k, v in row.items()})
     return out.getvalue()
+
+
+def samples_csv(series: Sequence[Any]) -> str:
+    return _csv(SAMPLE_FIELDS, [_sample_row(s) for s in series])
+
+
+DRIVE_LIST_FIELDS = ("serial", "model", "wwn", "interface", "last_device", "samples", "first_sample", "last_sample",
+                     "span_days")
+
+
+def drive_list_doc(drives: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The drives a history holds (Store.drive_list), as the `history` document lists them."""
+    def when(t: Any) -> Optional[str]:
+        return None if t is None else t.isoformat(timespec="seconds")
+
+    return [dict(serial=d["serial"], model=d["model"], wwn=d["wwn"], interface=d["interface"],
+                 last_device=d["device"], samples=d["samples"], first_sample=when(d["first"]),
+                 last_sample=when(d["last"]), span_days=None if d["first"] is None else
+                 round((d["last"] - d["first"]).total_seconds() / 86400, 2)) for d in drives]
+
+
+def drive_list_csv(drives: Sequence[dict[str, Any]]) -> str:
+    return _csv(DRIVE_LIST_FIELDS, drive_list_doc(drives))
+
+
+def drive_list_view(drives: Sequence[dict[str, Any]], columns: int) -> Any:
+    """`ssdwear history` without a drive: one line (a table row where it fits) per drive held."""
+    from rich.console import Group
+    from rich.text import Text
+
+    def when(t: Any) -> str:
+        return "-" if t is None else f"{t:%Y-%m-%d %H:%M}"
+
+    header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
+              ("First (UTC)", "left"), ("Last (UTC)", "left"), ("Span", "right"))
+    rows = [(d["serial"] or f"wwn {d['wwn']}", d["model"] or "?", d["device"] or "-", f"{d['samples']:,}",
+             when(d["first"]), when(d["last"]),
+             human_minutes(None if d["first"] is None else (d["last"] - d["first"]).total_seconds() / 60))
+            for d in drives]
+    table = _grid(header, rows, columns) if tables_wanted() else None
+    if table is not None:
+        return table
+    parts: list[Any] = []
+    for row in rows:
+        parts.append(Text(f"{row[0]}  {row[1]}", style="bold"))
+        for (label, _), value in zip(header[2:], row[2:], strict=True):
+            parts += _wrapped(label.lower(), value, columns)
+    return Group(*parts)
 
 
 def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: int = 60, height: int = 8,
@@ -417,6 +460,30 @@ def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: in
     return [title, *rows]
 
 
+def time_axis(points: Sequence[tuple[float, float]], width: int = 60) -> list[str]:
+    """The line under a sparkline chart of (unix time, value) points: the time of its first column at the left,
+    of its last at the right and of the middle one between, where they fit (UTC)."""
+    from datetime import datetime, timezone
+
+    if not points:
+        return []
+    t0, t1 = points[0][0], points[-1][0]
+    cells = [" "] * width
+
+    def put(column: int, t: float, align: str) -> None:
+        text = f"{datetime.fromtimestamp(t, tz=timezone.utc):%Y-%m-%d %H:%M}"
+        start = column if align == "<" else column - len(text) + 1 if align == ">" else column - len(text) // 2
+        start = max(0, min(width - len(text), start))
+        cells[start:start + len(text)] = text
+
+    put(0, t0, "<")
+    if t1 > t0 and width >= 34:
+        put(width - 1, t1, ">")
+        if width >= 52:
+            put((width - 1) // 2, t0 + (t1 - t0) / 2, "^")
+    return [f"{'UTC':>10}  {''.join(cells).rstrip()}"]
+
+
 def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
     if not series:
         return f"{drive['model']} [{drive['serial']}]: no samples in this period"
@@ -426,10 +493,10 @@ def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
              f"sample{'s' if len(series) != 1 else ''} from "
              f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
     used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]
-    lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %")
+    lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %") + time_axis(used)
     lines.append("")
     written = [(t, s.host_bytes_written / 1e12) for t, s in stamp if s.host_bytes_written is not None]
-    lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB")
+    lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB") + time_axis(written)
     return "\n".join(lines)
 
 

@@ -111,12 +111,15 @@ class Session:
         return store
 
     def last_reset(self, key: str) -> Optional[ResetRecord]:
-        """ssdwear's own last reset of this drive's timer, from the history (None without one)."""
+        """ssdwear's own last reset of this drive's timer, from the history (None without one; one recorded with
+        the clock ahead, dated after now, is not the last)."""
         store = self.store()
         if store is None:
             return None
         try:
-            return store.last_reset(key)
+            now = self.clock()
+            self._clock_rule(store, key, now)
+            return store.last_reset(key, until=now)
         except StoreError as exc:
             self.warn(f"history not used: {exc}")
             return None
@@ -181,8 +184,9 @@ class Session:
         if store is not None:
             try:
                 if key is not None:
-                    reset = store.last_reset(key)
-                    look = store.last_look(key)
+                    self._clock_rule(store, key, now)
+                    reset = store.last_reset(key, until=now)
+                    look = store.last_look(key, until=now)
                 if snap.device:
                     previous = store.serial_at(location(snap.device, snap.device_type))
             except StoreError as exc:
@@ -205,7 +209,7 @@ class Session:
                 if outcome.kind == "raid-volume":
                     self._volumes.append((outcome.device, outcome.message))
                 else:
-                    reports.append(assess_mod.failed(outcome.device, outcome.message))
+                    reports.append(assess_mod.failed(outcome.device, outcome.message, outcome.device_type))
                 continue
             controller = vendors.raid_volume(outcome)
             if controller is not None:
@@ -220,7 +224,8 @@ class Session:
                     raise
                 device = outcome.device or outcome.source
                 report = assess_mod.failed(device, f"internal error assessing this drive ({type(exc).__name__}: "
-                                                   f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please report it")
+                                                   f"{exc}); set SSDWEAR_DEBUG=1 for a traceback and please report it",
+                                           outcome.device_type)
             reports.append(report)
         if remember:
             try:
@@ -232,6 +237,11 @@ class Session:
     def warn(self, message: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+
+    def _clock_rule(self, store: Store, key: str, now: datetime) -> None:
+        """The one warning of a run whose drives have stored rows dated after now (which are then ignored)."""
+        if store.dated_after(key, now):
+            self.warn(history_mod.clock_warning(now))
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
         """For drives without a valid timed window: the calibrated projection over the stored samples."""
@@ -248,7 +258,7 @@ class Session:
         samples.append(sample_of(snap, report, now))
         source = None if report.used_at_least else report.used_source
         result = history_mod.history_projection(samples, source, report.used_step, report.interface,
-                                                report.writes.rated_bytes, self.config.interval_level)
+                                                report.writes.rated_bytes, self.config.interval_level, now)
         writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
         report = replace(report, writes=writes)
         if result.window is None or result.projection is None:
@@ -296,7 +306,7 @@ class Session:
         assert store is not None
         for (device, dtype), outcome in zip(devices, outcomes, strict=True):
             if isinstance(outcome, DriveError):
-                results.append(StartResult(device, "failed", outcome.message))
+                results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
                 continue
             results.append(self._start_one(store, device, dtype or outcome.device_type, outcome, force))
         return results
@@ -304,7 +314,7 @@ class Session:
     def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool
                    ) -> StartResult:
         def result(status: StartStatus, message: str) -> StartResult:
-            return StartResult(device, status, message, snap.serial, snap.model)
+            return StartResult(device, status, message, snap.serial, snap.model, dtype)
 
         refusal = vendors.reset_refusal(snap)
         if refusal is not None and not force:
@@ -370,6 +380,11 @@ class StartResult:
     message: str
     serial: Optional[str] = None
     model: Optional[str] = None
+    device_type: Optional[str] = None  # the -d type it was sent with
+
+    @property
+    def where(self) -> str:
+        return location(self.device, self.device_type)
 
 
 def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:

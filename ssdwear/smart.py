@@ -298,9 +298,12 @@ def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, w
 
 def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: Optional[str], page: int
                    ) -> Snapshot:
-    """The snapshot with the log page added; when it cannot be read, with a note saying why (the drive's
-    other figures stand)."""
-    result = runner.run(log_page_args(device, device_type, page))
+    """The snapshot with the log page added; when it cannot be read, with a note saying why: the drive's other
+    figures stand, whether the call failed or hung until it was killed at the timeout."""
+    try:
+        result = runner.run(log_page_args(device, device_type, page))
+    except DriveError as exc:
+        return _without_page(snap, page, exc.message)
     dump: Optional[bytes] = None
     if not result.status & (BIT_CMDLINE | BIT_OPEN):
         try:
@@ -308,10 +311,13 @@ def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: Opt
         except ParseError:
             dump = None
     if dump is None:
-        said = _said(result) or f"smartctl exit status {result.status}"
-        return replace(snap, parse_notes=(*snap.parse_notes, f"vendor log page 0x{page:02x} could not be read "
-                                          f"({said}): no timed-workload window"))
+        return _without_page(snap, page, _said(result) or f"smartctl exit status {result.status}")
     return replace(snap, nvme_logs={**snap.nvme_logs, page: dump})
+
+
+def _without_page(snap: Snapshot, page: int, why: str) -> Snapshot:
+    return replace(snap, parse_notes=(*snap.parse_notes, f"vendor log page 0x{page:02x} could not be read ({why}): "
+                                      "no timed-workload window"))
 
 
 def identify(runner: Runner, device: str, device_type: Optional[str] = None) -> Snapshot:
@@ -432,6 +438,7 @@ def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], work
         try:
             return read(runner, item[0], item[1], wake)
         except DriveError as exc:
+            exc.device_type = exc.device_type or item[1]  # drives behind one path differ by their type alone
             return exc
 
     if len(devices) <= 1 or workers <= 1:

@@ -10,13 +10,14 @@ from typing import Any, Optional
 from . import vendors
 from .assess import VALID_AFTER_MINUTES
 from .errors import DriveError
-from .records import ResetRecord, Snapshot, drive_key
+from .records import ResetRecord, Snapshot, drive_key, location
 from .smart import Outcome
 
 
 @dataclass(frozen=True)
 class StatusRow:
     device: str
+    device_type: Optional[str] = None  # the -d type it was read with
     model: Optional[str] = None
     serial: Optional[str] = None
     timed: bool = False  # the drive carries Intel's timed-workload attributes
@@ -28,9 +29,13 @@ class StatusRow:
     reason: Optional[str] = None
     error: Optional[str] = None  # the drive could not be read
 
+    @property
+    def where(self) -> str:
+        return location(self.device, self.device_type)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"device": self.device, "model": self.model, "serial": self.serial, "timed_workload": self.timed,
-                "counting": self.counting, "e4h_minutes": self.e4h_minutes,
+        return {"device": self.device, "device_type": self.device_type, "model": self.model, "serial": self.serial,
+                "timed_workload": self.timed, "counting": self.counting, "e4h_minutes": self.e4h_minutes,
                 "reset_at": self.reset_at.isoformat(timespec="seconds") if self.reset_at else None,
                 "since_reset_minutes": None if self.since_reset_minutes is None else round(self.since_reset_minutes, 1),
                 "valid": self.valid, "reason": self.reason, "error": self.error}
@@ -39,7 +44,7 @@ class StatusRow:
 def status_row(snap: Snapshot, reset: Optional[ResetRecord], now: datetime) -> StatusRow:
     """Where this drive's timed window stands: counting or not, minutes so far, valid yet."""
     since = (now - reset.at).total_seconds() / 60 if reset is not None else None
-    common = dict(device=snap.device or snap.source, model=snap.model, serial=snap.serial,
+    common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model, serial=snap.serial,
                   reset_at=reset.at if reset else None, since_reset_minutes=since)
     if not vendors.has_timed_workload(snap):
         return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)")  # type: ignore[arg-type]
@@ -60,7 +65,7 @@ def status_rows(outcomes: Sequence[Outcome], last_reset: Callable[[str], Optiona
     rows = []
     for outcome in outcomes:
         if isinstance(outcome, DriveError):
-            rows.append(StatusRow(device=outcome.device, error=outcome.message))
+            rows.append(StatusRow(device=outcome.device, device_type=outcome.device_type, error=outcome.message))
             continue
         key = drive_key(outcome.model, outcome.serial, outcome.wwn)
         rows.append(status_row(outcome, last_reset(key) if key is not None else None, now))

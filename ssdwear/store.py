@@ -132,6 +132,10 @@ def _dt(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
+def _until(when: Optional[datetime]) -> int:
+    return _ms(when) if when else 2**62
+
+
 class Store:
     def __init__(self, db: sqlite3.Connection, path: Path) -> None:
         self.db = db
@@ -349,10 +353,10 @@ class Store:
         else:
             raise sqlite3.IntegrityError(f"{MAX_SAME_TIME_RETRIES} samples of one drive collide at one time "
                                          "(damaged index?)")
-        if device:
+        if device:  # the latest write wins: it read the drive last, whatever the clock said then or says now
             db.execute("INSERT INTO devices (device, drive_id, seen) VALUES (?, ?, ?) "
-                       "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen "
-                       "WHERE excluded.seen >= devices.seen", (device, drive_id, t))
+                       "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen",
+                       (device, drive_id, t))
 
     def bulk_insert_samples(self, key: str, model: str, serial: str, rows: Iterable[tuple[Any, ...]]) -> None:
         """Fast path for generated history (benchmarks): rows are raw sample-table tuples without drive_id."""
@@ -379,17 +383,20 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise store_error(self.path, exc, "reading it") from None
 
-    def last_reset(self, key: str) -> Optional[ResetRecord]:
+    # Reading "the last" reset or sample takes the clock rule's `until` (now): rows dated after it were stored with
+    # the clock ahead and are not the last (history.py; `dated_after` counts them for the warning).
+
+    def last_reset(self, key: str, until: Optional[datetime] = None) -> Optional[ResetRecord]:
         rows = self._read("SELECT r.t, r.device, r.poh FROM resets r JOIN drives d ON d.id = r.drive_id "
-                          "WHERE d.key = ? ORDER BY r.t DESC LIMIT 1", (key,))
+                          "WHERE d.key = ? AND r.t <= ? ORDER BY r.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
             return None
         t, device, poh = rows[0]
         return ResetRecord(at=_dt(t), device=device, power_on_hours=poh)
 
-    def reset_baseline(self, key: str) -> Optional[dict[str, Any]]:
+    def reset_baseline(self, key: str, until: Optional[datetime] = None) -> Optional[dict[str, Any]]:
         rows = self._read("SELECT r.baseline FROM resets r JOIN drives d ON d.id = r.drive_id "
-                          "WHERE d.key = ? ORDER BY r.t DESC LIMIT 1", (key,))
+                          "WHERE d.key = ? AND r.t <= ? ORDER BY r.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
             return None
         try:
@@ -399,12 +406,20 @@ class Store:
                 from None
         return baseline if isinstance(baseline, dict) else None
 
-    def last_look(self, key: str) -> Optional[LastLook]:
+    def last_look(self, key: str, until: Optional[datetime] = None) -> Optional[LastLook]:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
-                          "WHERE d.key = ? ORDER BY s.t DESC LIMIT 1", (key,))
+                          "WHERE d.key = ? AND s.t <= ? ORDER BY s.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
             return None
         return LastLook(at=_dt(rows[0][0]), e4h_minutes=rows[0][1])
+
+    def dated_after(self, key: str, when: datetime) -> int:
+        """How many of the drive's samples and resets are dated after `when` (the clock rule ignores them)."""
+        t = _ms(when)
+        rows = self._read("SELECT (SELECT count(*) FROM samples s WHERE s.drive_id = d.id AND s.t > ?) + "
+                          "(SELECT count(*) FROM resets r WHERE r.drive_id = d.id AND r.t > ?) FROM drives d "
+                          "WHERE d.key = ?", (t, t, key))
+        return int(rows[0][0]) if rows else 0
 
     def serial_at(self, device: str) -> Optional[str]:
         rows = self._read("SELECT d.serial FROM devices v JOIN drives d ON d.id = v.drive_id WHERE v.device = ?",
@@ -416,7 +431,7 @@ class Store:
             "SELECT s.t, s.poh, s.used, src.name, s.host_w, s.host_r, s.nand_w, s.e2, s.e3, s.e4, s.spare, "
             "s.media_err FROM samples s JOIN drives d ON d.id = s.drive_id LEFT JOIN sources src "
             "ON src.id = s.used_src WHERE d.key = ? AND s.t >= ? AND s.t <= ? ORDER BY s.t",
-            (key, _ms(since) if since else 0, _ms(until) if until else 2**62))
+            (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
 
     def count_samples(self) -> int:
@@ -428,20 +443,35 @@ class Store:
         return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], first_seen=_dt(r[5]),
                      last_seen=_dt(r[6])) for r in rows]
 
+    def drive_list(self, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[dict[str, Any]]:
+        """Every drive held, with its samples between `since` and `until` counted (first and last sample time) and
+        the device path it was last seen at."""
+        rows = self._read(
+            "SELECT d.key, d.model, d.serial, d.wwn, d.interface, count(s.t), min(s.t), max(s.t), "
+            "(SELECT v.device FROM devices v WHERE v.drive_id = d.id ORDER BY v.seen DESC LIMIT 1) FROM drives d "
+            "LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? GROUP BY d.id ORDER BY d.model, "
+            "d.serial", (_ms(since) if since else 0, _until(until)))
+        return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], samples=r[5],
+                     first=_dt(r[6]) if r[6] is not None else None, last=_dt(r[7]) if r[7] is not None else None,
+                     device=r[8]) for r in rows]
+
     def find_drives(self, needle: str) -> list[dict[str, Any]]:
-        """Drives whose serial, WWN, model or last device path match `needle`."""
-        by_device = self._read("SELECT d.key FROM devices v JOIN drives d ON d.id = v.drive_id "
-                               "WHERE v.device = ?", (needle,))
-        keys = {r[0] for r in by_device}
-        return [d for d in self.drives() if d["key"] in keys or needle in (d["serial"], d["wwn"], d["model"])
-                or d["key"] == needle]
+        """Drives whose serial, WWN, model or last device path match `needle`, case-insensitively; a name without
+        a path is also looked for under /dev ('nvme0', 'sda'), a WWN also as smartctl prints it ('5 002538 ...')."""
+        wanted = {needle.casefold(), needle.casefold().replace(" ", "").removeprefix("0x")} - {""}
+        if wanted and not needle.startswith("/"):
+            wanted.add(f"/dev/{needle}".casefold())
+        keys = {key for device, key in self._read("SELECT v.device, d.key FROM devices v JOIN drives d ON "
+                                                  "d.id = v.drive_id", ()) if device.casefold() in wanted}
+        return [d for d in self.drives() if d["key"] in keys
+                or any((d[name] or "").casefold() in wanted for name in ("serial", "wwn", "model", "key"))]
 
     def the_drive(self, needle: str) -> dict[str, Any]:
         """The one drive `needle` names (serial, WWN, model or device path); a one-line error for none or many."""
         matches = self.find_drives(needle)
         if not matches:
             raise SsdwearError(f"no drive matching '{needle}' in {self.path}: give a serial, WWN, model or device "
-                               "path (ssdwear sample records drives)")
+                               "path (`ssdwear history` lists the drives it holds; ssdwear sample records drives)")
         if len(matches) > 1:
             names = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
             raise SsdwearError(f"'{needle}' matches {len(matches)} drives in {self.path} ({names}): give the serial")

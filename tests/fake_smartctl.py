@@ -6,6 +6,8 @@ Environment:
   FAKE_SMARTCTL_LOG    append one line per call: the argv after the program name, joined by spaces
   FAKE_SMARTCTL_SLEEP  seconds to sleep before answering (a slow or hung device)
   FAKE_SMARTCTL_HANG   comma-separated device names whose calls hang (sleep an hour): a hung device
+  FAKE_SMARTCTL_HANG_CALLS  comma-separated strings: a call whose argv (joined by spaces) contains one hangs
+                       (one command that hangs on a device that answers the others, e.g. 'nvmelog')
 Calls without a recording print smartctl's open-failure message and exit 2.
 """
 
@@ -24,7 +26,8 @@ def main() -> int:
     if delay:
         time.sleep(delay)
     hang = [d for d in os.environ.get("FAKE_SMARTCTL_HANG", "").split(",") if d]
-    if args and args[-1] in hang:
+    hang_calls = [c for c in os.environ.get("FAKE_SMARTCTL_HANG_CALLS", "").split(",") if c]
+    if (args and args[-1] in hang) or any(c in " ".join(args) for c in hang_calls):
         time.sleep(3600)
     folder = os.environ.get("FAKE_SMARTCTL_DIR", "")
     stem = os.path.join(folder, "smartctl " + " ".join(args).replace("/", "_"))

@@ -74,6 +74,15 @@ def test_two_samples_give_history_projections_for_nvme_and_ata(fleet, tmp_path: 
     assert nvme["writes"]["rated_used_percent"] == pytest.approx(402e6 * 512_000 / 2733e12 * 100, abs=0.01)
 
 
+def test_samples_seconds_apart_give_no_host_writes_a_day(fleet) -> None:
+    app, clock = fleet
+    assert invoke(["sample"], app).exit_code == 0
+    clock.now += timedelta(seconds=2)
+    drives = json.loads(invoke(["report", "--format", "json"], app).stdout)["drives"]
+    assert [d["writes"]["host_bytes_per_day"] for d in drives] == [None, None]  # was 22.1 PB and 8.64 PB a day
+    assert "/day" not in invoke(["report"], app).stdout
+
+
 def test_identical_readings_count_once_and_keep_the_lifetime_average(tmp_path: Path) -> None:
     import shutil
 
@@ -125,6 +134,80 @@ def test_history_command_formats(fleet) -> None:
     assert "Wear used" in chart and "Host writes (TB)" in chart and "█" in chart
     missing = invoke(["history", "NOPE"], app)
     assert missing.exit_code == 1 and "no drive matching 'NOPE'" in missing.stderr
+
+
+def test_history_without_a_drive_lists_the_drives_it_holds(fleet, tmp_path: Path) -> None:
+    from ssdwear.store import Store
+
+    app, clock = fleet
+    missing = invoke(["history", "--format", "json"], App(clock=clock, db=str(tmp_path / "none.db")))
+    assert missing.exit_code == 1 and "no history database" in missing.stderr
+    Store.open(tmp_path / "empty.db").close()
+    empty = invoke(["history", "--format", "json"], App(clock=clock, db=str(tmp_path / "empty.db")))
+    assert empty.exit_code == 1 and json.loads(empty.stdout)["drives"] == [] and "no drive in" in empty.stderr
+    for _ in range(3):
+        invoke(["sample"], app)
+        clock.now += timedelta(hours=24)
+    doc = json.loads(invoke(["history", "--format", "json"], app).stdout)
+    assert doc["drives"] == [
+        {"serial": "S436NA0M000001", "model": "SAMSUNG MZQLB1T9HAJR-00007", "wwn": None, "interface": "nvme",
+         "last_device": "/dev/nvme0", "samples": 3, "first_sample": "2026-11-01T00:00:00+00:00",
+         "last_sample": "2026-11-03T00:00:00+00:00", "span_days": 2.0},
+        {"serial": "S3Z9NB0K000001X", "model": "Samsung SSD 860 EVO 1TB", "wwn": "5002538000860002",
+         "interface": "ata", "last_device": "/dev/sda", "samples": 3, "first_sample": "2026-11-01T00:00:00+00:00",
+         "last_sample": "2026-11-03T00:00:00+00:00", "span_days": 2.0}]
+    table = invoke(["history"], app).stdout
+    assert "S436NA0M000001" in table and "/dev/nvme0" in table and "2.0 d" in table and "Last device" in table
+    csv = invoke(["history", "--format", "csv"], app).stdout.splitlines()
+    assert csv[0] == "serial,model,wwn,interface,last_device,samples,first_sample,last_sample,span_days"
+    assert len(csv) == 3
+    assert "S3Z9NB0K000001X" in invoke(["history", "--format", "yaml"], app).stdout
+    recent = json.loads(invoke(["history", "--since", "50h", "--format", "json"], app).stdout)["drives"]
+    assert [d["samples"] for d in recent] == [2, 2]  # the samples of the last 50 hours
+
+
+@pytest.mark.parametrize("needle", ["nvme0", "/dev/nvme0", "s436na0m000001", "samsung mzqlb1t9hajr-00007",
+                                    "S436NA0M000001"])
+def test_history_finds_a_drive_in_any_case_and_without_dev(fleet, needle: str) -> None:
+    app, _ = fleet
+    invoke(["sample"], app)
+    doc = json.loads(invoke(["history", needle, "--format", "json"], app).stdout)
+    assert doc["drive"]["serial"] == "S436NA0M000001"
+
+
+def test_history_finds_a_wwn_as_smartctl_prints_it(fleet) -> None:
+    app, _ = fleet
+    invoke(["sample"], app)
+    for needle in ("5 002538 000860002", "0x5002538000860002"):
+        assert json.loads(invoke(["history", needle, "--format", "json"], app).stdout)["drive"]["serial"] == \
+            "S3Z9NB0K000001X"
+
+
+def test_the_history_chart_has_a_time_axis(fleet) -> None:
+    app, clock = fleet
+    for _ in range(3):
+        invoke(["sample"], app)
+        clock.now += timedelta(hours=24)
+    lines = invoke(["history", "sda"], app).stdout.splitlines()
+    axis = [line for line in lines if line.lstrip().startswith("UTC")]
+    assert len(axis) == 2  # under each chart
+    bars = next(line for line in lines if line.startswith("       6 % │"))
+    assert axis[0].index("2026-11-01 00:00") == bars.index("│") + 1  # the first column's time under it
+    assert axis[0].rstrip().endswith("2026-11-03 00:00") and len(axis[0].rstrip()) == len(bars.rstrip())
+    assert "2026-11-02 00:00" in axis[0]
+
+
+def test_history_ignores_rows_dated_after_now_and_says_so(fleet) -> None:
+    app, clock = fleet
+    clock.now += timedelta(days=365)
+    invoke(["sample"], app)  # the clock a year ahead
+    clock.now -= timedelta(days=365)
+    invoke(["sample"], app)
+    result = invoke(["history", "--format", "json"], app)
+    assert [d["samples"] for d in json.loads(result.stdout)["drives"]] == [1, 1]
+    assert result.stderr.count("dated after now") == 1
+    one = invoke(["history", "sda", "--format", "csv"], app)
+    assert len(one.stdout.splitlines()) == 2 and "dated after now" in one.stderr
 
 
 # -- check (Nagios) --------------------------------------------------------------------------------

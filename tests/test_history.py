@@ -19,8 +19,9 @@ def s(hours: float, used: float | None = 10, written: int | None = None, poh: fl
                   used_percent=used, used_source=source, host_bytes_written=written)
 
 
-def project(samples: list[Sample], source: str | None = "nvme_percentage_used", rated: int | None = None):
-    return history.history_projection(samples, source, 1.0, "nvme", rated, 0.8)
+def project(samples: list[Sample], source: str | None = "nvme_percentage_used", rated: int | None = None,
+            now: datetime = T0 + timedelta(days=3650)):
+    return history.history_projection(samples, source, 1.0, "nvme", rated, 0.8, now)
 
 
 def test_counter_reset_starts_a_new_series() -> None:
@@ -83,3 +84,35 @@ def test_no_indicator_and_no_rating_is_said() -> None:
 
 def test_too_short_history() -> None:
     assert project([s(0)]).projection is None
+
+
+def test_the_series_is_ordered_by_power_on_hours_not_by_the_wall_clock() -> None:
+    # the 1,024 h sample was stored with the clock a day ahead: by the wall clock it cut the series (1,036 -> 1,024)
+    samples = [s(0, poh=1000), s(36, poh=1036), s(48, poh=1024), s(49, poh=1049)]
+    seg = history.latest_segment(samples)
+    assert [x.power_on_hours for x in seg.samples] == [1000, 1024, 1036, 1049] and seg.cut_reason is None
+
+
+def test_samples_with_more_power_on_hours_than_the_newest_reading_are_from_before_a_reset() -> None:
+    seg = history.latest_segment([s(0, poh=5000), s(1, poh=5001), s(2, poh=10), s(3, poh=11)])
+    assert [x.power_on_hours for x in seg.samples] == [10, 11]
+    assert seg.cut_reason == ("counter reset: 2 sample(s) with more power-on hours (up to 5,001) than the latest "
+                              "reading (11)")
+
+
+def test_samples_dated_after_now_are_not_in_the_projection() -> None:
+    samples = [s(h, used=10 + h / 240, written=TB + h * 10**10) for h in range(0, 24 * 10 + 1, 24)]
+    ahead = s(24 * 400, used=10, written=TB, poh=1000 + 12)  # taken at 12 h, stored with the clock 400 days ahead
+    now = T0 + timedelta(hours=24 * 10)
+    assert project([*samples, ahead], now=now) == project(samples, now=now)
+    assert project([*samples, ahead], now=now).readings == len(samples)
+
+
+def test_host_writes_a_day_need_the_span_a_wear_rate_needs() -> None:
+    # 10 GB in 6 hours, and the same drive read twice 2 s apart while its counters moved a day (the fleet recordings
+    # sampled back to back): neither is a day's writes. 22.1 PB/day was printed for the second.
+    assert project([s(0, written=TB), s(6, written=TB + 10**10)]).write_bytes_per_day is None
+    back_to_back = [s(0, written=TB, poh=1000), s(2 / 3600, written=TB + 512 * 10**9, poh=1024)]
+    assert project(back_to_back).write_bytes_per_day is None
+    day = [s(0, written=TB, poh=1000), s(24, written=TB + 512 * 10**9, poh=1024)]
+    assert project(day).write_bytes_per_day == pytest.approx(512e9)

@@ -16,9 +16,10 @@ from conftest import FIXTURES
 
 from ssdwear import vendors
 from ssdwear.cli import App, cli
-from ssdwear.errors import SmartctlNotFound
+from ssdwear.errors import DriveError, SmartctlNotFound
 from ssdwear.parse import parse_output
 from ssdwear.replay import ReplayRunner
+from ssdwear.store import Store
 
 sys.path.insert(0, str(FIXTURES))
 import make_intel_nvme
@@ -77,6 +78,27 @@ def test_a_damaged_dump_is_ignored_with_a_note(damage: str) -> None:
     assert any("0x02" in note and "ignored" in note for note in snap.parse_notes)
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_flood_of_dump_headers_keeps_16_dumps_and_says_so_once(as_json: bool) -> None:
+    # A mailed-in file of nothing but 'NVMe Log' headers (4 MiB of them: 144,000 in text) cost a dump object and
+    # a note each: 85 MiB peak for `analyze` (bench/run.py --only input), the README promises under 45 MiB.
+    from ssdwear.parse import MAX_INPUT_BYTES
+    from ssdwear.parse.nvmelog import MAX_DUMPS
+
+    header = "NVMe Log 0xca (0x4000 bytes)"
+    count = (MAX_INPUT_BYTES - 1000) // (len(header) + 3)
+    if as_json:
+        doc = {"json_format_version": [1, 0], "smartctl": {"version": [7, 3], "output": [header] * count},
+               "device": {"name": "/dev/nvme0", "type": "nvme"}, "model_name": "M", "serial_number": "S"}
+        snap = parse_output(json.dumps(doc, separators=(",", ":")).encode(), source="flood.json")
+    else:
+        snap = parse_output(("smartctl 7.3 2022-02-28 r5338\nModel Number: M\n" + f"{header}\n" * count).encode(),
+                            source="flood.txt")
+    dump_notes = [n for n in snap.parse_notes if "NVMe log" in n]
+    assert len(dump_notes) == MAX_DUMPS + 1 and snap.nvme_logs == {}  # each kept dump is empty: truncated
+    assert f"{count - MAX_DUMPS:,} more NVMe log dumps" in dump_notes[-1]
+
+
 def test_entries_are_found_by_key_not_position() -> None:
     page = make_intel_nvme.page(20, 64, 1440)
     assert {k: v for k, v in vendors.log_entries(page).items() if k in (0xE2, 0xE3, 0xE4)} == \
@@ -109,6 +131,45 @@ def test_intel_nvme_windows_come_out_of_report_with_the_sata_rules() -> None:
     assert by_dev["/dev/nvme2"]["window"]["valid"] is False
     assert by_dev["/dev/nvme3"]["window"] is None and by_dev["/dev/nvme3"]["error"] is None
     assert any("0xca could not be read" in n and "0x4002" in n for n in by_dev["/dev/nvme3"]["notes"])
+
+
+class HangingLogPage(ReplayRunner):
+    """The recordings, except that the vendor log page call times out as a hung drive's would."""
+
+    def run(self, args):
+        if "-l" in args:
+            raise DriveError(args[-1], "smartctl did not answer within 2 s and was killed (hung device or "
+                                       "controller?); raise --timeout if the drive is just slow", kind="timeout")
+        return super().run(args)
+
+
+def test_a_hung_log_page_call_keeps_the_good_reading_as_a_failed_one_does(tmp_path: Path) -> None:
+    app = App(runner=HangingLogPage(MACHINE), db=str(tmp_path / "h.db"), clock=lambda: T0)
+    result = run(["sample", "/dev/nvme0", "-d", "nvme", "--textfile", str(tmp_path)], app)
+    assert result.exit_code == 0, result.output
+    prom = (tmp_path / "ssdwear.prom").read_text()
+    assert 'ssdwear_read_ok{device="/dev/nvme0",model="INTEL SSDPE2KX010T8",serial="PHLJ9000000A1P0FGN"} 1' in prom
+    assert "ssdwear_used_ratio{" in prom
+    with Store.open(tmp_path / "h.db", create=False, write=False) as store:
+        assert store.count_samples() == 1
+    doc = json.loads(run(["--no-history", "report", "/dev/nvme0", "-d", "nvme", "--format", "json"],
+                         App(runner=HangingLogPage(MACHINE), clock=lambda: T0)).stdout)
+    (drive,) = doc["drives"]
+    assert drive["error"] is None and drive["used_percent"] == 73 and drive["window"] is None
+    assert any("0xca could not be read" in n and "did not answer within 2 s" in n for n in drive["notes"])
+
+
+@pytest.mark.slow
+def test_a_real_hung_log_page_call_is_killed_and_the_reading_kept(fake_smartctl, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    smartctl, log = fake_smartctl(MACHINE)
+    monkeypatch.setenv("FAKE_SMARTCTL_HANG_CALLS", "nvmelog")
+    result = run(["--smartctl", str(smartctl), "--timeout", "3", "--db", str(tmp_path / "h.db"), "sample",
+                  "/dev/nvme0", "-d", "nvme", "--textfile", str(tmp_path)], App(clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    assert "nvmelog,0xca,0x200" in log.read_text()  # the call was made, and hung
+    prom = (tmp_path / "ssdwear.prom").read_text()
+    assert 'serial="PHLJ9000000A1P0FGN"} 1' in prom and "ssdwear_read_ok" in prom
 
 
 def test_one_extra_call_on_intel_datacentre_nvme_and_none_on_other_drives() -> None:

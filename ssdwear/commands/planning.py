@@ -41,6 +41,7 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from datetime import timedelta
 
     from ..analyze import analyze_files
+    from ..history import clock_warning
     from ..paths import DEVICE_FORMS, classify
     from ..plan import Measured, entry_for, report_from_history
     from ..ratings import catalogue
@@ -83,16 +84,20 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
         except StoreError as exc:
             raise StoreError(f"'{keys[0]}' is not a file or a device ({DEVICE_FORMS}), so it was looked up in the "
                              f"history: {exc}") from None
+        now = app.clock()
         with opened_store as store:
+            ahead = False
             for key in keys:
                 try:
                     match = store.the_drive(key)
                 except SsdwearError as exc:
                     raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
-                since = app.clock() - timedelta(minutes=cfg.history_window_minutes)
-                samples = store.samples(match["key"], since=since)
-                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level), f"history:{path}",
+                samples = store.samples(match["key"], since=now - timedelta(minutes=cfg.history_window_minutes))
+                ahead = ahead or store.dated_after(match["key"], now) > 0
+                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
                     f"history:{path}")
+        if ahead:
+            say(f"warning: {clock_warning(now)}")
     return found
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
@@ -145,40 +145,66 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
 
 
 @cli.command()
-@click.argument("drive", metavar="DRIVE")
+@click.argument("drive", metavar="[DRIVE]", required=False)
 @click.option("--since", type=DURATION, metavar="DURATION",
               help="Only samples this recent (e.g. 30d, 1y; 1 s to 100 years).")
 @format_option((*FORMATS, "csv"))
 @global_options
 @click.pass_obj
 @handle_errors
-def history(app: App, drive: str, since: Optional[float], fmt: str) -> None:
-    """Show a drive's stored samples: a terminal chart of wear and writes, or the series as JSON/YAML/CSV.
+def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) -> None:
+    """List the stored drives, or chart one drive's stored samples (or give them as JSON, YAML, CSV).
 
-    DRIVE is a serial number, WWN, model or the device path it was last seen at.
+    DRIVE is a serial number, WWN, model or the device path it was last seen at (sda for /dev/sda), in any case.
 
     \b
     Examples:
+      ssdwear history                       serial, model, last device, samples, span
       ssdwear history BTTV12345678200GGN
-      ssdwear history /dev/sda --since 90d --format csv > sda.csv
+      ssdwear history sda --since 90d --format csv > sda.csv
     """
     from datetime import timedelta
 
     from .. import render
+    from ..history import clock_warning
     from ..store import Store
 
     path = app.db_path(app.config())
     if path is None:
         raise UsageError("history needs a history database (--no-history was given)")
+    now = app.clock()
+    start = now - timedelta(minutes=since) if since else None
     with Store.open(path, create=False, write=False) as store:
-        found = store.the_drive(drive)
-        series = store.samples(found["key"], since=app.clock() - timedelta(minutes=since) if since else None)
-    if fmt == "csv":
+        if drive is None:
+            drives = store.drive_list(since=start, until=now)
+            keys = [d["key"] for d in drives]
+        else:
+            found = store.the_drive(drive)
+            series, keys = store.samples(found["key"], since=start, until=now), [found["key"]]
+        if any(store.dated_after(key, now) for key in keys):
+            say(f"warning: {clock_warning(now)}")
+    if drive is None:
+        _drive_list(app, f"history:{path}", drives, fmt)
+    elif fmt == "csv":
         write(render.samples_csv(series), nl=False)
     elif fmt == "table":
         console_print(render.history_chart(found, series))
     else:
         emit_doc(envelope(app, f"history:{path}", **render.samples_doc(found, series)), fmt)
+
+
+def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -> None:
+    from .. import render
+
+    if fmt == "csv":
+        write(render.drive_list_csv(drives), nl=False)
+    elif fmt == "table":
+        if drives:
+            console_print(render.drive_list_view(drives, render.width()))
+    else:
+        emit_doc(envelope(app, origin, drives=render.drive_list_doc(drives)), fmt)
+    if not drives:
+        fail(f"no drive in {origin.split(':', 1)[1]} yet: ssdwear sample records the drives it reads")
 
 
 @cli.command()

@@ -56,7 +56,8 @@ def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: O
 
 def _start_results_doc(app: App, session: Session, results: Sequence[StartResult]) -> dict[str, Any]:
     return envelope(app, session.origin, results=[
-        dict(device=r.device, model=r.model, serial=r.serial, status=r.status, message=r.message) for r in results])
+        dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial, status=r.status,
+             message=r.message) for r in results])
 
 
 def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
@@ -67,7 +68,7 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
     if not printed:
         for r in results:
             if r.status != "reset":
-                say(f"{r.device}: {r.message}")
+                say(f"{r.where}: {r.message}")
     statuses = {r.status for r in results}
     for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED)):
         if status in statuses:
@@ -144,7 +145,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
         started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
         for r in results:
             if r.status != "reset":
-                say(f"{r.device}: {r.message}")
+                say(f"{r.where}: {r.message}")
         if not started:
             sys.exit(start_exit(results, session, printed=True))
         from .. import render

@@ -36,6 +36,27 @@ def start(m: re.Match[str]) -> Optional[Dump]:
     return Dump(int(m.group(1), 16), size) if 0 < size <= MAX_LOG_BYTES else None
 
 
+@dataclass
+class Dumps:
+    """The dumps of one output: the first MAX_DUMPS kept, the others only counted (a file of nothing but headers
+    must not cost a dump object and a note each)."""
+
+    kept: list[Dump] = field(default_factory=list)
+    more: int = 0
+    current: Optional[Dump] = None  # the dump whose rows follow (one beyond the limit reads its rows into nothing)
+
+    def open(self, m: re.Match[str]) -> bool:
+        """Start the dump a header line opens; False for a size smartctl cannot print."""
+        dump = start(m)
+        if dump is not None and len(self.kept) >= MAX_DUMPS:
+            self.more += 1
+            dump.damaged = "beyond the limit"  # its rows are consumed, not stored
+        elif dump is not None:
+            self.kept.append(dump)
+        self.current = dump
+        return dump is not None
+
+
 def add_row(dump: Dump, line: str) -> bool:
     """Read one stripped line into the dump; False when it is not a dump row (the dump ended before it)."""
     tokens = line.split()
@@ -55,34 +76,32 @@ def add_row(dump: Dump, line: str) -> bool:
     return True
 
 
-def read_lines(lines: Iterable[str]) -> list[Dump]:
+def read_lines(lines: Iterable[str]) -> Dumps:
     """Every dump in these lines (``smartctl.output`` of ``--json=co``): a header, its rows up to a blank line."""
-    dumps: list[Dump] = []
-    current: Optional[Dump] = None
+    dumps = Dumps()
     for line in lines:
         s = line.strip()
-        if current is not None and s and add_row(current, s):
+        if dumps.current is not None and s and add_row(dumps.current, s):
             continue
-        current = None
+        dumps.current = None
         m = HEADER.match(s)
         if m is not None:
-            current = start(m)
-            if current is not None:
-                dumps.append(current)
+            dumps.open(m)
     return dumps
 
 
-def pages(dumps: Iterable[Dump], notes: list[str]) -> dict[int, bytes]:
+def pages(dumps: Dumps, notes: list[str]) -> dict[int, bytes]:
     """The complete pages by log id (the first of a log printed twice); a note for each one left out."""
     out: dict[int, bytes] = {}
-    for n, dump in enumerate(dumps):
+    for dump in dumps.kept:
         why = dump.damaged
         if why is None and len(dump.data) != dump.size:
             why = f"ends after {len(dump.data)} of its {dump.size} bytes (truncated?)"
-        if n >= MAX_DUMPS:
-            why = f"is one of more than {MAX_DUMPS} dumps in one output"
         if why is not None:
             notes.append(f"NVMe log 0x{dump.log_id:02x} dump {why}; ignored")
         elif dump.log_id not in out:
             out[dump.log_id] = bytes(dump.data)
+    if dumps.more:
+        notes.append(f"{dumps.more:,} more NVMe log dumps in this output ignored (smartctl prints one per "
+                     f"-l nvmelog option; at most {MAX_DUMPS} are read)")
     return out

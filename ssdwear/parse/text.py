@@ -180,15 +180,11 @@ def _devstat_line(p: TextParser, s: str) -> bool:
 
 def _log_page(p: TextParser, m: re.Match[str]) -> bool:
     """'NVMe Log 0xca (0x0200 bytes)': a page dumped with -l nvmelog; its hex rows follow."""
-    dump = nvmelog.start(m)
-    if dump is None:
-        return False
-    p.dumps.append(dump)
-    return True
+    return p.dumps.open(m)
 
 
 def _log_row(p: TextParser, s: str) -> bool:
-    return nvmelog.add_row(p.dumps[-1], s)
+    return p.dumps.current is not None and nvmelog.add_row(p.dumps.current, s)
 
 
 def _errlog_line(p: TextParser, s: str) -> bool:
@@ -252,7 +248,7 @@ class TextParser:
         self.poh_scsi: Optional[float] = None
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
-        self.dumps: list[nvmelog.Dump] = []
+        self.dumps = nvmelog.Dumps()
 
     # -- the line loop ---------------------------------------------------------------------------
     def feed(self, lines: list[str]) -> None:
