@@ -7,6 +7,7 @@ Every problem is reported as `FILE:LINE: KEY: what is wrong`, never as a traceba
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -93,18 +94,35 @@ INTERVAL_LEVELS = (0.5, 0.8, 0.9)  # forecast.LEVELS (not imported: config stays
 
 def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
     """Read and merge the config files that exist; `required` (from --config) must exist."""
-    from .trust import check_trusted
-
     config = Config()
     for path in paths:
-        if not path.exists():
+        text = _read(path)
+        if text is None:
             if required is not None and path == required:
                 raise ConfigError(f"{path}: no such config file")
             continue
-        # A config file names the smartctl that root runs and the database root writes.
-        check_trusted(path, "config file", "chown root and chmod go-w it, or move it away")
-        config = _merge(config, path)
+        config = _merge(config, path, text)
     return config
+
+
+def _read(path: Path) -> Optional[str]:
+    """The text of a config file, None when there is none. A config file names the smartctl that root runs and
+    the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
+    from .trust import open_trusted
+
+    try:
+        fd, _ = open_trusted(path, "config file", "chown root and chmod go-w it, or move it away")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: cannot read the config file ({exc})") from None
 
 
 def _import_yaml() -> Any:
@@ -113,12 +131,8 @@ def _import_yaml() -> Any:
     return yaml
 
 
-def _merge(config: Config, path: Path) -> Config:
+def _merge(config: Config, path: Path, text: str) -> Config:
     yaml = _import_yaml()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc})") from None
     try:
         node = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as exc:
@@ -218,7 +232,7 @@ class _Reader:
         return value
 
     def smartctl_options(self, node: Any, key: str) -> tuple[str, ...]:
-        from .trust import allowed_smartctl_options, smartctl_option_problem
+        from .trust import allowed_smartctl_options, drive_database_refusal, smartctl_option_problem
 
         options = tuple(self.string(item, f"{key}[{i}]") for i, item in enumerate(self.sequence(node, key)))
         problem = smartctl_option_problem(options)
@@ -226,6 +240,9 @@ class _Reader:
             raise self.error(node, key, f"{problem}: only options that change how smartctl reads are passed "
                                         f"through ({allowed_smartctl_options()}); never ones that send commands "
                                         "to the drive")
+        refused = drive_database_refusal(options)  # checked again when smartctl is about to run (smart.py)
+        if refused is not None:
+            raise self.error(node, key, refused)
         return options
 
     def number(self, node: Any, key: str, limits: Optional[Limits] = None, integer: bool = False) -> float:

@@ -26,7 +26,6 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Optional, Protocol, Union
 
 from . import vendors
@@ -95,19 +94,31 @@ def locate_smartctl(explicit: Optional[str] = None) -> str:
     """The smartctl binary: the one asked for, else pySMART's (PATH), else the sbin directories.
 
     cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl.
-    As root, the binary must be one that only root can change (see trust.py).
+    As root, the binary must be a file called smartctl that only root can change (trust.check_program).
     """
-    from .trust import check_trusted
-
     path = _find_smartctl(explicit)
-    check_trusted(Path(path), "smartctl binary", "use the one smartmontools installed, e.g. /usr/sbin/smartctl")
+    _check_program(path, "smartctl", "smartctl binary", "use the one smartmontools installed, e.g. /usr/sbin/smartctl")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise SmartctlNotFound(f"smartctl not found or not executable at '{explicit or path}': "
+                               "install smartmontools or fix --smartctl / SSDWEAR_SMARTCTL")
     return path
+
+
+def _check_program(path: str, name: str, what: str, fix: str) -> None:
+    from .trust import check_program
+
+    try:
+        check_program(path, name, what, fix)
+    except (FileNotFoundError, NotADirectoryError):
+        pass  # not there: the caller says so
+    except OSError as exc:
+        raise SmartctlNotFound(f"cannot look at {what} {path}: {exc.strerror}") from None
 
 
 def _find_smartctl(explicit: Optional[str]) -> str:
     if explicit:
         path = explicit if os.sep in explicit else shutil.which(explicit)
-        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+        if path and os.path.lexists(path):  # judged before it is looked at any further (locate_smartctl)
             return os.path.abspath(path)
         raise SmartctlNotFound(f"smartctl not found or not executable at '{explicit}': "
                                "install smartmontools or fix --smartctl / SSDWEAR_SMARTCTL")
@@ -128,11 +139,14 @@ class SmartctlRunner:
 
     def __init__(self, path: str, timeout_s: float = DEFAULT_TIMEOUT_S, sudo: bool = False,
                  options: Sequence[str] = ()) -> None:
-        from .trust import smartctl_option_problem
+        from .trust import UntrustedFile, drive_database_refusal, smartctl_option_problem
 
         problem = smartctl_option_problem(options)
         if problem is not None:  # config.py refuses these too; this guards every other way in
             raise UsageError(f"smartctl options {' '.join(options)!r} refused: {problem}")
+        refused = drive_database_refusal(options)  # again: the file may have changed since the config was read
+        if refused is not None:
+            raise UntrustedFile(refused)
         if not math.isfinite(timeout_s) or timeout_s <= 0:
             raise UsageError(f"timeout {timeout_s!r} must be a finite number of seconds above 0")
         self.path = path
@@ -377,13 +391,12 @@ def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> Call
 
 
 def locate_nvme() -> str:
-    """nvme-cli's `nvme`, on PATH or in the sbin directories; as root it must be one only root can change."""
-    from .trust import check_trusted
-
+    """nvme-cli's `nvme`, on PATH or in the sbin directories; as root it must be a file called nvme that only root
+    can change (trust.check_program)."""
     for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in SBIN_DIRS)]:
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             path = os.path.abspath(candidate)
-            check_trusted(Path(path), "nvme-cli binary", "use the one the nvme-cli package installed")
+            _check_program(path, "nvme", "nvme-cli binary", "use the one the nvme-cli package installed")
             return path
     raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli / "
                            "dnf install nvme-cli")

@@ -7,8 +7,10 @@
   reported and never written to, truncated or replaced. A damaged database is reported with what to do
   (every sqlite3.DatabaseError becomes a StoreError naming the file), never retried in a loop.
 - The path is never followed through a symbolic link (a link planted in /tmp would make root overwrite
-  another file); a new database is created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0640. As root, the file and
-  the directories above it must be root's alone (trust.py).
+  another file); a new database is created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0640, in directories made
+  without following links. As root, the file and the way to it must be root's alone, its directory writable by
+  root alone, sticky or not (trust.py), and that is checked before anything is created. A -journal, -wal or
+  -shm beside it (SQLite plays them back, even for a reader) must be the database owner's regular file.
 - Samples are compact rows in a WITHOUT ROWID table clustered on (drive, time): years of hourly
   samples for a 60-drive server stay well under 500 MB and a drive's last month is one range scan.
 """
@@ -149,6 +151,7 @@ class Store:
         """Open (and with `create`, create) the database. Without `write` nothing is written to the file: no
         migration and no journal switch, so a read-only command never changes a database."""
         path = Path(path)
+        _check_trusted(path)  # before anything is created: a refused path leaves no trace
         before = _lstat(path)
         if before is None:
             if not create:
@@ -156,18 +159,8 @@ class Store:
             before = _create(path)
         else:
             _check_existing(path, before)
-        from .trust import UntrustedFile, check_trusted
-
-        try:
-            check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or use "
-                                                    "another file")
-        except UntrustedFile as exc:
-            raise StoreError(str(exc)) from None
-        for suffix in _SIDE_FILES:
-            side = _lstat(Path(f"{path}{suffix}"))
-            if side is not None and stat.S_ISLNK(side.st_mode):
-                raise StoreError(f"{path}{suffix} is a symbolic link; ssdwear does not follow links beside its "
-                                 "database: remove it, or use another file")
+        _check_trusted(path)  # again, now that the file is there
+        _check_side_files(path, before)
         try:
             db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
@@ -487,27 +480,108 @@ def _lstat(path: Path) -> Optional[os.stat_result]:
         raise StoreError(f"cannot look at history database {path}: {exc.strerror}") from None
 
 
-def _create(path: Path) -> os.stat_result:
-    """A new, empty database file that is certainly ours: O_EXCL fails on anything already there (a link)."""
+def _check_trusted(path: Path) -> None:
+    """As root: the database, the way to it, and a directory only root can write (trust.py)."""
+    from .trust import UntrustedFile, check_trusted
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create {path.parent}: {exc.strerror}") from None
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    try:
-        fd = os.open(path, flags, DB_MODE)
-    except FileExistsError:  # another process created it meanwhile: use theirs, with the same checks
-        st = _lstat(path)
+        check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or use another file",
+                      private_dir=True)
+    except UntrustedFile as exc:
+        raise StoreError(str(exc)) from None
+
+
+def _check_side_files(path: Path, db: os.stat_result) -> None:
+    """SQLite plays a -journal (or -wal) found beside the database back into it, even for a reader: each that is
+    there must be a regular file of the database's owner (as root: root's alone), never a link."""
+    from .trust import is_root, owner_name, ownership_problem
+
+    for suffix in _SIDE_FILES:
+        side = Path(f"{path}{suffix}")
+        st = _lstat(side)
         if st is None:
-            raise StoreError(f"history database {path} appeared and vanished while ssdwear created it") from None
-        _check_existing(path, st)
-        return st
-    except OSError as exc:
-        raise StoreError(f"cannot create history database {path}: {exc.strerror}") from None
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            raise StoreError(f"{side} is a symbolic link; ssdwear does not follow links beside its database: remove "
+                             "it, or use another file")
+        problem = None
+        if not stat.S_ISREG(st.st_mode):
+            problem = "is not a regular file"
+        elif st.st_uid != db.st_uid:
+            problem = f"is owned by {owner_name(st.st_uid)}, not by the database's owner ({owner_name(db.st_uid)})"
+        elif is_root() and ownership_problem(st, False):
+            problem = f"is {ownership_problem(st, False)}"
+        if problem is not None:
+            raise StoreError(f"{side} {problem}: SQLite would play it back into {path}, so both were left alone; "
+                             "remove it after a look, or keep the database in a directory only root can write")
+
+
+def _create(path: Path) -> os.stat_result:
+    """A new, empty database file that is certainly ours. Missing directories are made one at a time and each is
+    opened without following a link (one planted meanwhile is refused, never followed); the file is made with
+    O_CREAT|O_EXCL|O_NOFOLLOW, which fails on anything already there (a link)."""
+    fd, missing = _deepest_directory(path)
     try:
-        return os.fstat(fd)
+        for name in missing:
+            child = _make_directory(fd, name, path)
+            os.close(fd)
+            fd = child
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            new = os.open(path.name, flags, DB_MODE, dir_fd=fd)
+        except FileExistsError:  # another process created it meanwhile: use theirs, with the same checks
+            st = _lstat(path)
+            if st is None:
+                raise StoreError(f"history database {path} appeared and vanished while ssdwear created it") from None
+            _check_existing(path, st)
+            return st
+        except OSError as exc:
+            raise StoreError(f"cannot create history database {path}: {exc.strerror}") from None
+        try:
+            return os.fstat(new)
+        finally:
+            os.close(new)
     finally:
         os.close(fd)
+
+
+def _deepest_directory(path: Path) -> tuple[int, list[str]]:
+    """The deepest directory above `path` that exists, opened, and the names of the ones missing below it."""
+    directory, missing = path.parent, list[str]()
+    while True:
+        try:
+            return os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), missing
+        except FileNotFoundError:
+            if directory.parent == directory:
+                raise StoreError(f"cannot create {path.parent}: no directory on the way exists") from None
+            missing.insert(0, directory.name)
+            directory = directory.parent
+        except OSError as exc:
+            raise StoreError(f"cannot create {path.parent}: {exc.strerror}") from None
+
+
+def _make_directory(parent: int, name: str, path: Path) -> int:
+    """Directory `name` in the open directory `parent`, made if missing (mode 0755), opened without following a
+    link; as root it must be root's alone, like the ones ssdwear checked."""
+    from .trust import is_root, ownership_problem
+
+    try:
+        os.mkdir(name, 0o755, dir_fd=parent)
+    except FileExistsError:
+        pass  # made meanwhile: judged below like one of ours
+    except OSError as exc:
+        raise StoreError(f"cannot create a directory {name!r} for {path}: {exc.strerror}") from None
+    try:
+        child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent)
+    except OSError as exc:
+        raise StoreError(f"cannot create a directory {name!r} for {path}: {exc.strerror} (a link put there is not "
+                         "followed)") from None
+    problem = ownership_problem(os.fstat(child), True) if is_root() else None
+    if problem is not None:
+        os.close(child)
+        raise StoreError(f"refusing history database {path}: the directory {name!r} on the way, made by someone "
+                         f"else meanwhile, is {problem}")
+    return child
 
 
 def _check_existing(path: Path, st: os.stat_result) -> None:
