@@ -8,7 +8,9 @@
 #
 # Settings (environment): PREFIX (the venv, default /opt/ssdwear), BINDIR (default /usr/local/bin), PYTHON
 # (default /usr/bin/python3, else python3 on PATH), COMPLETIONS=no to skip them, and BASH_COMPLETION_DIR,
-# ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere. Running it again upgrades in place.
+# ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere. Running it again upgrades in place. Every
+# directory setting must be an absolute path. The package is built from a clean copy of this checkout, and the
+# command is run once, through the link, before "installed" is said.
 set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,6 +19,17 @@ BINDIR=${BINDIR:-/usr/local/bin}
 if [ -z "${PYTHON:-}" ]; then
     if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 fi
+# A relative directory would be taken from wherever install.sh was started, and the link in BINDIR would point
+# nowhere (a symbolic link's relative target is read from the link's own directory): refused, as autoconf's
+# configure refuses a relative --prefix, rather than guessed.
+for setting in PREFIX BINDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR; do
+    eval "value=\${$setting:-}"
+    case "$value" in
+        ""|/*) ;;
+        *) echo "install.sh: $setting must be an absolute path, got '$value': the command, cron and systemd must not depend on the directory install.sh ran in (e.g. $setting=$(pwd)/$value)" >&2
+           exit 1;;
+    esac
+done
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
 # Only where the target is not the user's own (a test installs into a temporary folder without sudo).
 as_owner() { if [ -w "$(dirname "$1")" ] || [ -w "$1" ]; then shift; "$@"; else shift; $sudo "$@"; fi; }
@@ -31,10 +44,29 @@ if ! "$PYTHON" -c "import venv, ensurepip" 2>/dev/null; then
 fi
 mkdir -p "$(dirname "$PREFIX")" 2>/dev/null || $sudo mkdir -p "$(dirname "$PREFIX")"
 as_owner "$PREFIX" "$PYTHON" -m venv "$PREFIX"
-as_owner "$PREFIX" "$PREFIX/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$here"
+
+# pip builds in the source folder, where a build/ left by an earlier `pip install .` would add removed modules and
+# older copies of changed files to the package: the wheel is built from a copy of the checkout as it is (local
+# changes included) without build/, dist/, *.egg-info, .git and .venv, by this user, in a folder of its own.
+work=$(mktemp -d "${TMPDIR:-/tmp}/ssdwear-install.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/src" "$work/wheel"
+(cd "$here" && tar -cf - --exclude=./build --exclude=./dist --exclude=./.git --exclude=./.venv \
+    --exclude='*.egg-info' --exclude=__pycache__ .) | tar -xf - -C "$work/src"
+"$PREFIX/bin/python" -m pip wheel --quiet --disable-pip-version-check --no-deps --wheel-dir "$work/wheel" "$work/src"
+wheel=$(ls "$work"/wheel/ssdwear-*.whl)
+# The dependencies, then exactly this wheel: pip keeps an installed ssdwear of the same version otherwise.
+as_owner "$PREFIX" "$PREFIX/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade "$wheel"
+as_owner "$PREFIX" "$PREFIX/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall \
+    --no-deps "$wheel"
+
 as_owner "$BINDIR" mkdir -p "$BINDIR"
 as_owner "$BINDIR/ssdwear" ln -sf "$PREFIX/bin/ssdwear" "$BINDIR/ssdwear"
-echo "installed: $BINDIR/ssdwear -> $PREFIX/bin/ssdwear ($("$PREFIX/bin/ssdwear" --version))"
+if ! version=$("$BINDIR/ssdwear" --version 2>&1) || [ "$(readlink "$BINDIR/ssdwear")" != "$PREFIX/bin/ssdwear" ]; then
+    echo "install.sh: $BINDIR/ssdwear does not run the command installed in $PREFIX/bin/ssdwear ($version): see that it is a link to it (a directory or file in its place?)" >&2
+    exit 1
+fi
+echo "installed: $BINDIR/ssdwear -> $PREFIX/bin/ssdwear ($version)"
 
 install_completion() {  # SHELL DIR FILE NAME EXPLICIT: when that shell is installed or its DIR was given
     if command -v "$1" >/dev/null 2>&1 || [ -n "$5" ]; then

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -69,3 +70,66 @@ def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, pyt
     assert "needs Python 3.10 or later" in line and "PYTHON=python3.11" in line
     assert ("Python 3.9.18" if python == "old" else "not found") in line
     assert not (tmp_path / "venv").exists()
+
+
+def _install(checkout: Path, tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """contrib/install.sh of `checkout`, into a prefix and bin directory under tmp_path, without completions."""
+    env = {**os.environ, "PREFIX": str(tmp_path / "opt" / "ssdwear"), "BINDIR": str(tmp_path / "bin"),
+           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", **settings}
+    env.pop("VIRTUAL_ENV", None)
+    return subprocess.run(["sh", str(checkout / "contrib" / "install.sh")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "BASH_COMPLETION_DIR"])
+def test_install_refuses_a_relative_directory_before_doing_anything(tmp_path: Path, setting: str) -> None:
+    """A relative PREFIX made a link in BINDIR that points nowhere, and install.sh still said "installed"."""
+    proc = _install(ROOT, tmp_path, **{setting: "relative/dir"})
+    assert proc.returncode == 1 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"install.sh: {setting} must be an absolute path, got 'relative/dir'")
+    assert f"{setting}={tmp_path}/relative/dir" in line  # what to write instead
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing made, here or in the prefix
+
+
+def _package_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+@pytest.mark.slow  # two pip installs (~15 s)
+def test_an_upgrade_over_a_stale_build_installs_exactly_the_checkouts_package(tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout"
+    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
+    first = _install(checkout, tmp_path)
+    assert first.returncode == 0, first.stderr[-2000:]
+    # The checkout moves on (a file changes), with a build/ an earlier `pip install .` left: a module since
+    # removed and an older copy of the changed file, newer on disk than the checkout's (as after a rebase).
+    stale = checkout / "build" / "lib" / "ssdwear"
+    stale.mkdir(parents=True, exist_ok=True)  # the old install.sh left one of its own
+    (stale / "obsolete.py").write_text("raise SystemExit('a module removed from ssdwear')\n")
+    (stale / "paths.py").write_bytes((checkout / "ssdwear" / "paths.py").read_bytes())
+    with open(checkout / "ssdwear" / "paths.py", "a") as handle:
+        handle.write("# changed since the last install\n")
+    for path in stale.iterdir():
+        os.utime(path, (4102444800, 4102444800))  # 2100
+    upgrade = _install(checkout, tmp_path)
+    assert upgrade.returncode == 0, upgrade.stderr[-2000:]
+    [site] = (tmp_path / "opt" / "ssdwear" / "lib").glob("python3*/site-packages")
+    installed, source = _package_files(site / "ssdwear"), _package_files(checkout / "ssdwear")
+    assert sorted(installed) == sorted(source)  # no obsolete.py
+    assert installed == source  # the changed paths.py, not the stale copy
+    command = tmp_path / "bin" / "ssdwear"
+    assert upgrade.stdout.startswith(f"installed: {command} -> {tmp_path}/opt/ssdwear/bin/ssdwear (ssdwear, version ")
+    assert subprocess.run([str(command), "--version"], capture_output=True, timeout=60).returncode == 0
+
+
+@pytest.mark.slow  # a pip install (~10 s)
+def test_install_says_installed_only_when_the_installed_command_runs(tmp_path: Path) -> None:
+    """A directory where the link should go: `ln -sf` puts the link inside it, and the command does not run."""
+    (tmp_path / "bin" / "ssdwear").mkdir(parents=True)
+    proc = _install(ROOT, tmp_path)
+    assert proc.returncode == 1 and "installed" not in proc.stdout
+    [line] = [x for x in proc.stderr.splitlines() if x.startswith("install.sh:")]
+    assert proc.stderr.splitlines()[-1] == line and line.startswith(f"install.sh: {tmp_path}/bin/ssdwear does not run the command installed in ")
