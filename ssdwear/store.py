@@ -478,6 +478,8 @@ def _lstat(path: Path) -> Optional[os.stat_result]:
         return None
     except OSError as exc:
         raise StoreError(f"cannot look at history database {path}: {exc.strerror}") from None
+    except ValueError:  # a NUL byte in the name (a config's `db:`)
+        raise StoreError(f"history database {str(path)!r}: the name contains a NUL byte") from None
 
 
 def _check_trusted(path: Path) -> None:

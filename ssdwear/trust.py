@@ -91,7 +91,9 @@ def resolve(path: Path) -> Resolved:
     """Follow `path` as the kernel would (links, `..` after them), judging every directory and link it passes
     (the file it leads to is the caller's to judge). Reaching /proc is a problem of its own: see _through_proc."""
     name = os.fspath(path)
-    parts = list(reversed(os.path.join(os.getcwd(), name).split("/")))
+    if "\0" in name:
+        return Resolved(name, problem="its name contains a NUL byte")
+    parts = list(reversed((name if name.startswith("/") else os.path.join(os.getcwd(), name)).split("/")))
     current, links = "/", 0
     problem = _entry_problem("/", os.lstat("/"))
     while parts and problem is None:

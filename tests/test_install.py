@@ -132,4 +132,5 @@ def test_install_says_installed_only_when_the_installed_command_runs(tmp_path: P
     proc = _install(ROOT, tmp_path)
     assert proc.returncode == 1 and "installed" not in proc.stdout
     [line] = [x for x in proc.stderr.splitlines() if x.startswith("install.sh:")]
-    assert proc.stderr.splitlines()[-1] == line and line.startswith(f"install.sh: {tmp_path}/bin/ssdwear does not run the command installed in ")
+    assert proc.stderr.splitlines()[-1] == line
+    assert line.startswith(f"install.sh: {tmp_path}/bin/ssdwear does not run the command installed in ")

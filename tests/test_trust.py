@@ -431,3 +431,22 @@ def test_a_db_path_through_roots_own_link_is_created_in_root_only_directories(tm
     assert (created / "h.db").is_file() and not created.is_symlink()
     for folder in (target / "lib", created):
         assert folder.stat().st_uid == 0 and folder.stat().st_mode & 0o022 == 0
+
+
+def test_a_link_planted_where_a_directory_is_being_made_is_not_followed(tmp_path: Path, monkeypatch) -> None:
+    """The race the checks cannot close alone: between the check and the mkdir, a link appears where ssdwear is
+    about to make a directory (here planted by a wrapped os.mkdir). It is refused, never followed."""
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    real_mkdir = os.mkdir
+
+    def planting_mkdir(path, mode=0o777, *, dir_fd=None):
+        if os.fspath(path).endswith("new"):
+            os.symlink(target, path, dir_fd=dir_fd)
+            raise FileExistsError(17, "File exists", path)
+        return real_mkdir(path, mode, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "mkdir", planting_mkdir)
+    with pytest.raises(StoreError, match="a link put there is not followed"):
+        Store.open(tmp_path / "new" / "h.db")
+    assert list(target.iterdir()) == []
