@@ -762,7 +762,8 @@ def main() -> int:
         machine = tmp / "machine64"
         docs = fleet.make_machine(machine, DRIVES, pysmart=True)
         pyfake = fleet.write_wrapper(tmp / "bin" / "smartctl")
-        fast = compile_fast_fake(tmp / "bin" / "fastsmartctl") or pyfake
+        (tmp / "fastbin").mkdir()  # called smartctl: as root ssdwear runs no program of another name (trust.py)
+        fast = compile_fast_fake(tmp / "fastbin" / "smartctl") or pyfake
         quick = args.quick
         ctx = Context(tmp=tmp, out=args.out, env=base_env(tmp), ssdwear=ssdwear_cmd(args.module), machine=machine,
                       devices=[d["device"]["name"] for d in docs], pyfake=pyfake, fastfake=fast, quick=quick,
