@@ -151,11 +151,11 @@ class Store:
         """Open (and with `create`, create) the database. Without `write` nothing is written to the file: no
         migration and no journal switch, so a read-only command never changes a database."""
         path = Path(path)
-        _check_trusted(path)  # before anything is created: a refused path leaves no trace
         before = _lstat(path)
+        if before is None and not create:
+            raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it)")
+        _check_trusted(path)  # before anything is created or read: a refused path leaves no trace
         if before is None:
-            if not create:
-                raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it)")
             before = _create(path)
         else:
             _check_existing(path, before)

@@ -199,7 +199,7 @@ def open_trusted(path: Path, what: str, fix: str, private_dir: bool = False) -> 
     if not is_root():
         return os.open(path, os.O_RDONLY | os.O_CLOEXEC), os.fspath(path)
     found = resolve(path)
-    if found.missing:
+    if found.missing or not os.path.exists(path):  # nothing there (a file that is not there is not refused)
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), os.fspath(path))
     before = os.lstat(found.real)
     reason = found.problem or (f"it is {_kind(before)}, not a regular file" if not stat.S_ISREG(before.st_mode)

@@ -450,3 +450,14 @@ def test_a_link_planted_where_a_directory_is_being_made_is_not_followed(tmp_path
     with pytest.raises(StoreError, match="a link put there is not followed"):
         Store.open(tmp_path / "new" / "h.db")
     assert list(target.iterdir()) == []
+
+
+def test_root_skips_a_missing_config_below_a_home_it_does_not_trust(tmp_path: Path, monkeypatch) -> None:
+    """Under sudo with HOME kept, ~/.config/ssdwear/config.yaml is looked for below the user's own home: when it
+    is not there, there is nothing to refuse (when it is, it is refused: test_security)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    os.chown(home, OTHER_UID, OTHER_UID)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    result = invoke(["--replay", str(FIXTURES / "intel"), "report"])
+    assert result.exit_code == 0, result.stderr
