@@ -519,15 +519,18 @@ def _check_side_files(path: Path, db: os.stat_result) -> None:
 
 
 def _create(path: Path) -> os.stat_result:
-    """A new, empty database file that is certainly ours. Missing directories are made one at a time and each is
-    opened without following a link (one planted meanwhile is refused, never followed); the file is made with
-    O_CREAT|O_EXCL|O_NOFOLLOW, which fails on anything already there (a link)."""
-    fd, missing = _deepest_directory(path)
+    """A new, empty database file that is certainly ours, in directories made without following a link
+    (trust.open_directory); the file is made with O_CREAT|O_EXCL|O_NOFOLLOW, which fails on anything already
+    there (a link)."""
+    from .trust import UntrustedFile, open_directory
+
     try:
-        for name in missing:
-            child = _make_directory(fd, name, path)
-            os.close(fd)
-            fd = child
+        fd = open_directory(path.parent)
+    except UntrustedFile as exc:
+        raise StoreError(f"{exc} (made by someone else meanwhile, on the way to {path})") from None
+    except OSError as exc:
+        raise StoreError(f"cannot create {exc.filename or path.parent} for {path}: {exc.strerror}") from None
+    try:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             new = os.open(path.name, flags, DB_MODE, dir_fd=fd)
@@ -545,45 +548,6 @@ def _create(path: Path) -> os.stat_result:
             os.close(new)
     finally:
         os.close(fd)
-
-
-def _deepest_directory(path: Path) -> tuple[int, list[str]]:
-    """The deepest directory above `path` that exists, opened, and the names of the ones missing below it."""
-    directory, missing = path.parent, list[str]()
-    while True:
-        try:
-            return os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), missing
-        except FileNotFoundError:
-            if directory.parent == directory:
-                raise StoreError(f"cannot create {path.parent}: no directory on the way exists") from None
-            missing.insert(0, directory.name)
-            directory = directory.parent
-        except OSError as exc:
-            raise StoreError(f"cannot create {path.parent}: {exc.strerror}") from None
-
-
-def _make_directory(parent: int, name: str, path: Path) -> int:
-    """Directory `name` in the open directory `parent`, made if missing (mode 0755), opened without following a
-    link; as root it must be root's alone, like the ones ssdwear checked."""
-    from .trust import is_root, ownership_problem
-
-    try:
-        os.mkdir(name, 0o755, dir_fd=parent)
-    except FileExistsError:
-        pass  # made meanwhile: judged below like one of ours
-    except OSError as exc:
-        raise StoreError(f"cannot create a directory {name!r} for {path}: {exc.strerror}") from None
-    try:
-        child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent)
-    except OSError as exc:
-        raise StoreError(f"cannot create a directory {name!r} for {path}: {exc.strerror} (a link put there is not "
-                         "followed)") from None
-    problem = ownership_problem(os.fstat(child), True) if is_root() else None
-    if problem is not None:
-        os.close(child)
-        raise StoreError(f"refusing history database {path}: the directory {name!r} on the way, made by someone "
-                         f"else meanwhile, is {problem}")
-    return child
 
 
 def _check_existing(path: Path, st: os.stat_result) -> None:

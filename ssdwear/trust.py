@@ -13,7 +13,8 @@ a regular file that still has a name, the very file the name led to. A name that
 (/dev/stdin, /dev/fd/N, /proc/PID/fd/N: a pipe, a socket, a deleted file, another process's file) is refused:
 there is nothing there whose owner and directories could be checked. Programs and the history database must
 also sit in a directory that root alone can write, sticky or not (others could put files beside them: a hard
-link to another program, a journal SQLite would play back).
+link to another program, a journal SQLite would play back). Directories ssdwear makes for its database are
+made one at a time and opened without following a link (open_directory).
 
 Also here: the smartctl options a configuration may pass through (only ones that change how smartctl reads,
 never ones that send commands to the drive), and the check of a device name before it reaches smartctl's
@@ -234,6 +235,51 @@ def check_program(path: str, name: str, what: str, fix: str) -> None:
         raise refusal(path, what, f"it is {shown}named {display_path(called)}, not {name} (as root ssdwear runs "
                                   f"only a program called {name}, never an interpreter that would run a script "
                                   "named in the arguments)", fix)
+
+
+def open_directory(directory: Path) -> int:
+    """`directory` opened (a descriptor the caller closes), the ones missing on the way made one at a time (mode
+    0755) and each opened without following a link: one planted meanwhile is refused, never followed. As root,
+    a directory found there meanwhile must be root's alone, like the ones checked before. OSError (its filename
+    says which directory) or UntrustedFile."""
+    missing: list[str] = []
+    while True:
+        try:
+            fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            break
+        except FileNotFoundError:
+            if directory.parent == directory:
+                raise
+            missing.insert(0, directory.name)
+            directory = directory.parent
+    try:
+        for name in missing:
+            directory = directory / name
+            child = _make_directory(fd, name, directory)
+            os.close(fd)
+            fd = child
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _make_directory(parent: int, name: str, where: Path) -> int:
+    try:
+        os.mkdir(name, 0o755, dir_fd=parent)
+    except FileExistsError:
+        pass  # made meanwhile: judged below like one of ours
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, os.fspath(where)) from None
+    try:
+        child = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=parent)
+    except OSError as exc:
+        raise OSError(exc.errno, f"{exc.strerror} (a link put there is not followed)", os.fspath(where)) from None
+    problem = ownership_problem(os.fstat(child), True) if is_root() else None
+    if problem is not None:
+        os.close(child)
+        raise refusal(where, "directory", problem, "remove it, or use another path")
+    return child
 
 
 # ------------------------------------------------------------------------------------------------
