@@ -33,7 +33,7 @@ from .records import (
     Writes,
     location,
 )
-from .vendors import TRUST_DERIVED, UsedReading
+from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
 
@@ -60,18 +60,6 @@ def drive_kind(snap: Snapshot) -> DriveKind:
     if snap.interface == "ata" and vendors.used_readings(snap)[0]:
         return "ssd"
     return "unknown"
-
-
-def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
-    """Two lifetime indicators disagree when they differ by more than 10 points and 25 %."""
-    a, b = chosen.percent, other.percent
-    if chosen.at_least and other.at_least:
-        return False
-    if chosen.at_least:  # chosen says "a or more": only an exact other far below it disagrees
-        return b < a - 10 and not other.at_least
-    if other.at_least:
-        return a < b - 10
-    return abs(a - b) > max(10.0, 0.25 * max(a, b))
 
 
 def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
@@ -352,10 +340,10 @@ def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[
 
 def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
-    readings, notes = vendors.used_readings(snap)
-    warnings: list[str] = list(snap.problems)
-    notes = list(notes)
-    chosen, disagree = choose_used(readings)
+    readings, notes, contradicted = vendors.used_readings(snap)
+    warnings: list[str] = [*snap.problems, *contradicted]
+    kind = drive_kind(snap)
+    chosen, disagree = choose_used(readings) if kind != "hdd" else (None, [])
     drive_writes = writes(snap, ctx.ratings, warnings)
 
     timed = timed_window(snap, chosen, ctx)
@@ -369,8 +357,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
             notes.extend(sharpened)
     warnings.extend(disagree)
     warnings.extend(_reading_warnings(snap, ctx))
-    kind = drive_kind(snap)
-    notes.extend(_coverage_notes(snap, kind, chosen))
+    notes.extend(_coverage_notes(snap, kind, chosen, readings))
     if chosen is not None and chosen.percent >= 100:
         warnings.append(f"rated endurance used up: {_pct(chosen)} used ({chosen.source})")
 
@@ -424,13 +411,19 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
     return warnings
 
 
-def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading]) -> list[str]:
+def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading],
+                    readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
     if snap.smart_available is False:
         return ["no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
                 "controller's pass-through type with -d)"]
     if kind == "hdd":
-        return ["HDD: no flash wear indicator; wear figures do not apply"]
+        rpm = f" ({snap.rotation_rate:,} rpm)" if snap.rotation_rate else ""
+        shown = "; ".join(r.detail for r in readings)
+        if shown:  # ATA Device Statistics' endurance indicator exists on some hard disks and hybrid (SSHD) drives
+            return [f"HDD{rpm}: {shown} is shown for information only: on a drive with a rotation rate it does "
+                    "not measure flash wear, so no wear figure, verdict or projection comes from it"]
+        return [f"HDD{rpm}: no flash wear indicator; wear figures do not apply"]
     if chosen is None and kind != "unknown":
         return ["no lifetime wear indicator ssdwear can trust on this drive"]
     return []

@@ -15,7 +15,9 @@ from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
 from ssdwear.assess import assess
+from ssdwear.checks import OK, evaluate
 from ssdwear.cli import cli
+from ssdwear.config import DEFAULT_THRESHOLDS
 from ssdwear.errors import ParseError
 from ssdwear.parse import parse_output
 
@@ -103,3 +105,66 @@ def test_the_x25m_g2_says_the_real_reason_its_window_is_refused() -> None:
     reason = drive["window"]["reason"]
     assert reason.startswith("timer not trustworthy") and "E4h = 883,884,071 minutes exceeds" in reason
     assert "cut off" not in reason
+
+
+def retire_check(path: Path) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(cli, ["retire-check", str(path), "--format", "json"])
+    assert "Traceback" not in result.output + result.stderr
+    return result.exit_code, json.loads(result.stdout)
+
+
+# ------------------------------------------------------------------------------------------------
+# 17.1: a drive with a rotation rate is a hard disk: no wear figure, verdict or projection
+
+
+@pytest.mark.parametrize("name", ["toshiba-mg04aca600e-131pct.txt", "seagate-st10000nm0016-5400rpm-38pct.txt"])
+def test_a_hard_disk_gets_no_wear_figure_from_its_endurance_indicator(name: str) -> None:
+    path = EDITED / "hdd-endurance-indicator" / name
+    drive = analyze(path)[0]
+    assert drive["kind"] == "hdd" and drive["used_percent"] is None and drive["projection"] is None
+    assert [s["source"] for s in drive["used_sources"]] == ["ata_devstat_percentage_used"]  # kept as information
+    assert any("shown for information only" in n and "rpm" in n for n in drive["notes"]), drive["notes"]
+    assert not any("endurance" in w for w in drive["warnings"])
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (0, "keep") and not any("wear" in r for r in doc["reasons"])
+    metrics = CliRunner().invoke(cli, ["analyze", "--format", "prometheus", str(path)]).stdout
+    assert "ssdwear_used_ratio{" not in metrics and "ssdwear_life_remaining" not in metrics
+    state, text = evaluate([assess(parse_output(path.read_bytes(), path.name))], DEFAULT_THRESHOLDS)
+    assert state == OK and "used" not in text.split("|")[0]
+
+
+# ------------------------------------------------------------------------------------------------
+# 17.2: Silicon Motion 169 raw 0 read only when the drive's own erase counts agree
+
+
+@pytest.mark.parametrize("name,used", [("ts32gmts400-169-0-erase-55-of-1000.json", 5.5),
+                                       ("ts32gmts400-169-0-erase-110-of-1000.json", 11.0)])
+def test_smi_169_raw_0_is_not_believed_against_small_erase_counts(name: str, used: float) -> None:
+    path = EDITED / "smi-remaining-lifetime" / name
+    drive = analyze(path)[0]
+    assert drive["used_percent"] == used and drive["used_source"] == "smi_167_average_erase_count"
+    assert not drive["used_at_least"] and drive["used_step"] == pytest.approx(0.1)
+    assert any("169 Remaining_Lifetime_Perc raw 0 means ≥ 100 %" in w and "attribute 169 is not used" in w
+               for w in drive["warnings"]), drive["warnings"]
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (0, "keep"), doc["reasons"]
+
+
+def test_smi_169_raw_0_stands_where_the_erase_counts_agree() -> None:
+    path = EDITED / "smi-remaining-lifetime" / "ts32gmts400-169-0-erase-1000-of-1000.json"
+    drive = analyze(path)[0]
+    assert drive["used_source"] == "smi_169_remaining_lifetime" and drive["used_at_least"]
+    assert not any("disagree" in w for w in drive["warnings"])
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (11, "retire")
+
+
+# ------------------------------------------------------------------------------------------------
+# 17.6: one plausibility rule for every power-on source
+
+
+def test_an_impossible_attribute_9_is_not_replaced_by_an_impossible_device_statistics_value() -> None:
+    drive = analyze(EDITED / "power-on-time" / "intel-ssdsc2ct120a3-devstat-644752875h.txt")[0]
+    assert drive["power_on_hours"] is None and drive["projection"] is None  # was 644,752,875 h: 2.49e6 years
+    assert any("nor are Device Statistics Power-on Hours 644,752,875" in n for n in drive["notes"]), drive["notes"]
+    assert any("not used as a clock" in w for w in drive["warnings"])
