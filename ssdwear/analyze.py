@@ -150,10 +150,11 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
         return replace(report, readings=len(chain), notes=report.notes + tuple(notes))
     readings = forecast.clean(_wear_readings(chain))
     span = readings[-1].power_on_hours - readings[0].power_on_hours if readings else 0.0
-    if len(readings) < 2 or not forecast.calibration().spans(span):
-        why = ("they share no wear indicator that is comparable across them (indicator saturated, different "
-               "sources, or untrusted power-on hours)" if len(readings) < 2 else
-               f"they span only {span:,.1f} power-on hours; the lifetime average stands")
+    early = forecast.too_early(readings)
+    if len(readings) < 2 or not forecast.calibration().spans(span) or early is not None:
+        why = early or ("they share no wear indicator that is comparable across them (indicator saturated, "
+                        "different sources, or untrusted power-on hours)" if len(readings) < 2 else
+                        f"they span only {span:,.1f} power-on hours; the lifetime average stands")
         window = Window(kind="readings", valid=False, reason=f"{len(chain)} readings ({names}): {why}")
         return assess_mod.with_projection(report, window, None, len(chain), notes)
     source = str(report.used_source)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
-from . import counters, vendors, wear
+from . import counters, forecast, vendors, wear
 from .forecast import DEFAULT_LEVEL, Reading
 from .ratings import Rating, find_rating
 from .records import (
@@ -133,6 +133,11 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         else None
     wear_percent = e2 / E2H_STEPS_PER_PERCENT
     doubt = _implausible_window(snap, e2, e4, poh_minutes, used)
+    if doubt is None:
+        doubt = _counter_stuck(e2, e4, poh_minutes, used)
+        if doubt is not None and used is not None:
+            warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
+                            f"{_pct(used)} worn; its timed window is not used (see the window)")
     if doubt is not None:
         return untrusted(doubt)
     warnings.extend(_reset_warnings(ctx, e4))
@@ -165,6 +170,20 @@ def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[
         return (f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
                 f"{used.percent:g} % in the drive's whole life")
     return None
+
+
+def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading]) -> Optional[str]:
+    """E2h still 0 over a window in which the drive's own lifetime average would have moved it a whole percent
+    (1,024 steps): a worn drive whose wear counter does not move (real DC S3500s at 100-237 % whose E2h stayed 0
+    for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'."""
+    if e2 != 0 or used is None or used.percent <= 0 or not poh_minutes:
+        return None
+    expected = used.percent / poh_minutes * e4 * E2H_STEPS_PER_PERCENT
+    if expected < E2H_STEPS_PER_PERCENT:
+        return None
+    return (f"E2h = 0 over E4h = {e4:,} power-on minutes ({e4 / 60:,.0f} h), although at its lifetime average "
+            f"({_pct(used)} in {poh_minutes / 60:,.0f} power-on hours) the drive would have moved it about "
+            f"{expected:,.0f} steps: the wear counter does not move")
 
 
 def _reset_warnings(ctx: Context, e4: int) -> list[str]:
@@ -298,12 +317,28 @@ def health_warnings(h: Health) -> list[str]:
 # The report
 
 
+def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> Optional[str]:
+    """Why one reading of a wear indicator gives no lifetime projection (None when it gives one)."""
+    hours = snap.power_on_hours
+    if used.at_least:
+        return (f"no projection: the indicator is saturated ({_pct(used)} used), which bounds the wear rate from "
+                "below only")
+    if hours is None:
+        return ("no projection: the drive reports no power-on hours (attribute 9, Device Statistics or the NVMe "
+                "log), and wear is projected against power-on time")
+    if not snap.power_on_hours_trusted:
+        return "no projection: the drive's power-on hours are not plausible (see the warnings)"
+    if hours <= 0:
+        return "no projection: the drive reports 0 power-on hours"
+    return forecast.too_early([Reading(hours, used.percent)])
+
+
 def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: Optional[int], level: float
                         ) -> Optional[Projection]:
     """From one reading: the lifetime average with its calibrated interval (forecast.py)."""
     hours = snap.power_on_hours
-    if not hours or hours <= 0 or not snap.power_on_hours_trusted or used.at_least:
-        return None  # a saturated indicator gives only a lower bound on the rate
+    if hours is None or no_lifetime_projection(used, snap) is not None:
+        return None
     return wear.forecast_projection([Reading(hours, used.percent, host_bytes_written)], used.step, snap.interface,
                                     "lifetime-average",
                                     f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
@@ -368,6 +403,8 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
     if projection is not None and projection.trend is not None:
         warnings.append(projection.trend.text)
+    if projection is None and chosen is not None:
+        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
 
     return DriveReport(
         device=snap.device or snap.source,

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Optional
 
 from . import wear
-from .forecast import Reading, calibration, clean
+from .forecast import Reading, calibration, clean, too_early
 from .records import Projection, Sample, Window
 
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
@@ -147,6 +147,10 @@ def history_projection(samples: Sequence[Sample], used_source: Optional[str], us
     if counter is None:
         notes.append("history: no wear indicator and no rated writes to project from")
         return HistoryResult(None, None, tuple(notes), write_rate)
+    early = too_early(distinct)
+    if early is not None:
+        notes.append(f"history: {early}")
+        return HistoryResult(None, None, tuple(notes), write_rate, len(distinct))
     if len(distinct) < 2 or not calibration().spans(span):
         notes.append(f"history: {len(distinct)} distinct reading(s) of {counter} over {span:,.1f} power-on hours "
                      "since the last break: less than a day, so the lifetime average stands")

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import human_bytes, human_minutes
+from .units import MAX_PRINTED_YEARS, human_bytes, human_minutes, human_years
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -49,16 +49,37 @@ def interval_words(p: Projection) -> str:
     return f"range: {p.interval_level * 100:g} % prediction interval"
 
 
+def fmt_years(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+    """A projection's years with their range, bounded where the data cannot support a figure (units.human_years):
+    '18.7 (17.5-20.0)'; '51.4 (≥ 35.2)' when the range reaches beyond 100 years or has no end; '> 100';
+    '1.2 (< 0.1-3.0)'; '-' when unknown."""
+    def bounded(years: Optional[float]) -> bool:
+        return years is None or years > MAX_PRINTED_YEARS
+
+    if low is None:
+        return "-" if central is None else human_years(central)
+    if bounded(low):
+        return human_years(MAX_PRINTED_YEARS + 1)
+    if central is None:
+        return f"≥ {human_years(low)}"
+    if bounded(high):
+        return f"{human_years(central)} (≥ {human_years(low)})"
+    assert high is not None
+    if human_years(low) == human_years(high):
+        return human_years(central)
+    return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"
+
+
 def years_left(p: Optional[Projection]) -> str:
     if p is None or (p.years_remaining is None and p.years_remaining_low is None):
         return "-"
-    return fmt_range(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
+    return fmt_years(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
 
 
 def years_new(p: Optional[Projection]) -> str:
     if p is None:
         return "-"
-    return fmt_range(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
+    return fmt_years(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
 
 
 def _short(years: Optional[float]) -> str:

@@ -182,3 +182,21 @@ def human_minutes(minutes: Optional[float]) -> str:
     if minutes < MINUTES_PER_YEAR:
         return f"{minutes / 1440:.1f} d"
     return f"{minutes / MINUTES_PER_YEAR:.1f} y"
+
+
+# Years of a wear projection printed as figures. Beyond MAX_PRINTED_YEARS the data cannot support a figure: the
+# calibration's drives were followed for at most 6.3 power-on years (55,342 h) and had run for at most 23
+# (bench/calibrate.py, ../shared/series), so a century is already far outside what was ever checked; below
+# MIN_PRINTED_YEARS the figure is under the projection's own resolution of days. Both are printed as bounds
+# ('> 100', '< 0.1'); the JSON keeps the exact figure.
+MAX_PRINTED_YEARS = 100.0
+MIN_PRINTED_YEARS = 0.1
+
+
+def human_years(years: float) -> str:
+    """A projection's years for people: '18.7', '0.0' (nothing left), or a bound: '> 100', '< 0.1'."""
+    if years > MAX_PRINTED_YEARS:
+        return f"> {MAX_PRINTED_YEARS:g}"
+    if 0 < years < MIN_PRINTED_YEARS:
+        return f"< {MIN_PRINTED_YEARS:g}"
+    return f"{years:.1f}"

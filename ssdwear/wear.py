@@ -15,6 +15,7 @@ from typing import Optional
 
 from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
 from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
+from .units import human_years
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Option
     at_recent, at_lifetime = years_left(left, recent.per_year), years_left(left, lifetime.per_year)
 
     def years(y: Optional[float]) -> str:
-        return "no end in sight" if y is None else "over 1,000 years" if y >= 1000 else f"{y:.1f} years"
+        return "no end in sight" if y is None else f"{human_years(y)} years"
 
     return Trend(direction, at_recent, at_lifetime,
                  f"wear {direction}: {years(at_recent)} at the recent rate, {years(at_lifetime)} at the lifetime rate")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,12 +15,14 @@ import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
+from ssdwear import render
 from ssdwear.assess import assess
 from ssdwear.checks import OK, evaluate
 from ssdwear.cli import cli
 from ssdwear.config import DEFAULT_THRESHOLDS
 from ssdwear.errors import ParseError
 from ssdwear.parse import parse_output
+from ssdwear.verdict import judge
 
 EDITED = FIXTURES / "edited"
 # The two outputs of fixtures/edited/cut-off that really are cut off (its README says so).
@@ -168,3 +171,72 @@ def test_an_impossible_attribute_9_is_not_replaced_by_an_impossible_device_stati
     assert drive["power_on_hours"] is None and drive["projection"] is None  # was 644,752,875 h: 2.49e6 years
     assert any("nor are Device Statistics Power-on Hours 644,752,875" in n for n in drive["notes"]), drive["notes"]
     assert any("not used as a clock" in w for w in drive["warnings"])
+
+
+def test_a_young_drive_that_shows_wear_is_too_early_to_project() -> None:
+    path = EDITED / "power-on-time" / "wds100t2b0c-15pct-18h.txt"  # 15 % used after 18 h gave 0.01 years
+    drive = analyze(path)[0]
+    assert drive["used_percent"] == 15 and drive["projection"] is None
+    assert any(n.startswith("too early to project: 15 % used in only 18 power-on hours") and "1,000" in n
+               for n in drive["notes"]), drive["notes"]
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (0, "keep") and not any("years" in r for r in doc["reasons"])
+    # A real one in the corpus: an SK hynix BC501A 53 % used at 769 power-on hours (0.08 years left before).
+    real = analyze(CORPUS / "linuxhw-EnterpriseDrive__sk-hynix-bc501a-nvme-128gb__1.txt")[0]
+    assert real["projection"] is None and any(n.startswith("too early to project") for n in real["notes"])
+
+
+def test_a_drive_without_power_on_hours_says_why_it_has_no_projection() -> None:
+    drive = analyze(EDITED / "power-on-time" / "samsung-850-evo-no-power-on-hours.txt")[0]
+    assert drive["used_percent"] == 27 and drive["projection"] is None
+    assert any(n.startswith("no projection: the drive reports no power-on hours") for n in drive["notes"])
+
+
+def test_a_worn_drive_whose_e2h_never_moves_is_suspect() -> None:
+    # DC S3500 194 % worn (Device Statistics), E2h = 0 over E4h = 8,959 power-on hours: 'new drive >= 104,729 years'
+    drive = analyze(CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsc2bb160g4__1.txt")[0]
+    window = drive["window"]
+    assert not window["valid"] and "the wear counter does not move" in window["reason"]
+    assert any(w.startswith("wear counter suspect: E2h has not moved in 8,959 power-on hours of a drive 194 % worn")
+               for w in drive["warnings"]), drive["warnings"]
+    p = drive["projection"]
+    assert p["method"] == "lifetime-average" and p["years_new_drive"] < 100
+
+
+_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def unbounded(text: str) -> list[float]:
+    """The numbers in a printed years figure that are not bounds ('> 100', '< 0.1', '≥ 35.2' are)."""
+    return [float(m.group().replace(",", "")) for m in _NUMBER.finditer(text)
+            if not text[:m.start()].rstrip().endswith((">", "<", "≥"))]
+
+
+def test_no_projection_prints_years_under_0_1_or_over_100_without_a_bound() -> None:
+    checked = 0
+    for path in COMPLETE:
+        report = assess(parse_output(path.read_bytes(), path.name))
+        p = report.projection
+        if p is None:
+            continue
+        used_up = any(w.startswith("rated endurance used up") for w in report.warnings)
+        texts = [render.years_left(p), render.years_new(p)] + ([p.trend.text] if p.trend else [])
+        for figure in (x for text in texts for x in unbounded(text)):
+            assert 0.1 <= figure <= 100 or (figure == 0 and used_up), (path.name, texts)
+        checked += 1
+    assert checked > 150
+
+
+def test_years_beyond_the_data_are_a_bound_in_text_and_exact_in_json() -> None:
+    path = CORPUS / "linuxhw-EnterpriseDrive__hgst-husmr7638bdp3y1__1.txt"  # 0 % used at 12,074 h
+    p = analyze(path)[0]["projection"]
+    assert p["years_remaining"] > 1000 and p["years_remaining_low"] > 100  # the exact figures stay in JSON
+    text = CliRunner().invoke(cli, ["analyze", str(path)], env={"COLUMNS": "200"}).stdout
+    assert "> 100" in text and "1,765" not in text and "1765" not in text
+    report = assess(parse_output(path.read_bytes(), path.name))
+    assert judge(report).facts[-1].startswith("> 100 years left, > 100 at the pessimistic end")
+    _, out = evaluate([report], DEFAULT_THRESHOLDS)
+    assert "> 100 years at the pessimistic end" in out.splitlines()[0]
+    worn = assess(parse_output(
+        (CORPUS / "linuxhw-EnterpriseDrive__crucial-ct1000mx500ssd1__2.txt").read_bytes(), "mx500"))
+    assert render.years_left(worn.projection) == "0.2 (< 0.1-2.5)"  # 91 % used: a pessimistic end of days
