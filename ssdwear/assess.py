@@ -144,7 +144,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
 
     lifetime = None
     reason = None
-    if poh_minutes is not None and abs(e4 - poh_minutes) <= max(120.0, 0.01 * poh_minutes):
+    if poh_minutes is not None and abs(e4 - poh_minutes) <= vendors.never_reset_slack(poh_minutes):
         reason = "timer never reset: the window is the drive's whole life"
         notes.append(reason)
         lifetime = UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
@@ -365,9 +365,9 @@ def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot
 def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
     """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
     whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
-    if chosen is None or e2h is None or chosen.at_least or chosen.step <= e2h.step:
+    if chosen is None or e2h is None or chosen.at_least:
         return chosen, []
-    if abs(e2h.percent - chosen.percent) <= chosen.step:
+    if wear.same_wear(e2h.percent, chosen.percent, chosen.step):
         return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
                      f"{chosen.percent:g} %)"]
     return chosen, []

@@ -390,6 +390,21 @@ def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
 E2H_LIFETIME_SOURCE = "intel_e2h_since_manufacture"
 
 
+def never_reset_slack(poh_minutes: float) -> float:
+    """How far E4h may lie from the power-on minutes of a timer never reset (they tick at different moments)."""
+    return max(120.0, 0.01 * poh_minutes)
+
+
+def lifetime_e2h_percent(e2h: Optional[int], e4h: Optional[int], power_on_hours: Optional[float]) -> Optional[float]:
+    """E2h in percent where its timer cannot have been reset since manufacture: E4h as long as the power-on time
+    (never reset) or beyond it (a broken E4h, as on Intel 320 and 710 drives: it proves no reset). None where the
+    timer was reset (E4h shorter: a window, not the lifetime), holds its sentinel, or is absent."""
+    if e2h is None or e4h is None or power_on_hours is None or e2h in TIMER_SENTINELS or e4h in TIMER_SENTINELS:
+        return None
+    poh_minutes = power_on_hours * 60
+    return e2h / E2H_STEPS_PER_PERCENT if e4h >= poh_minutes - never_reset_slack(poh_minutes) else None
+
+
 def indicator_step(source: Optional[str]) -> float:
     """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
     unless the table says otherwise."""

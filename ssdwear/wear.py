@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Optional
+from itertools import pairwise
+from typing import NamedTuple, Optional
 
 from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
 from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
@@ -127,3 +128,41 @@ def forecast_projection(readings: Sequence[Reading], step: float, interface: str
             found = trend(Rate.from_forecast(fc), Rate.from_forecast(lifetime), used)
     method = method if fc.mode == "multi" else "lifetime-average"
     return rate_projection(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)
+
+
+# ------------------------------------------------------------------------------------------------
+# A finer counter of the same wear
+
+
+FINE_STEP = 1 / E2H_STEPS_PER_PERCENT  # Intel E2h: 1/1024 %
+
+
+def same_wear(fine_percent: float, coarse_percent: float, coarse_step: float) -> bool:
+    """A finer counter counts the same wear as a whole-step indicator when it lies within that indicator's step
+    of it (E2h of a timer never reset beside Device Statistics' whole percent)."""
+    return coarse_step > FINE_STEP and abs(fine_percent - coarse_percent) <= coarse_step
+
+
+class Point(NamedTuple):
+    """One reading of a drive: its whole-step indicator and, where it has one, a finer counter (percent)."""
+
+    power_on_hours: float
+    used_percent: float
+    step: float
+    fine_percent: Optional[float]
+    host_bytes_written: Optional[float]
+
+
+def finer_readings(points: Sequence[Point]) -> Optional[list[Reading]]:
+    """The readings of the finer counter when every point has one that counts the same wear as its indicator
+    (same_wear) and it never went back: its movement is the recent rate, at its own resolution (forecast.py then
+    weighs it far above the write-calibrated rate: one 1/1024 % step is worth k x step / W hours). None when the
+    points offer no such counter."""
+    ordered = sorted(points, key=lambda p: p.power_on_hours)
+    if len(ordered) < 2 or any(p.fine_percent is None or not same_wear(p.fine_percent, p.used_percent, p.step)
+                               for p in ordered):
+        return None
+    fine = [float(p.fine_percent or 0.0) for p in ordered]
+    if any(b < a for a, b in pairwise(fine)):
+        return None
+    return [Reading(p.power_on_hours, f, p.host_bytes_written) for p, f in zip(ordered, fine, strict=True)]

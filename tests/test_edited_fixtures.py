@@ -240,3 +240,20 @@ def test_years_beyond_the_data_are_a_bound_in_text_and_exact_in_json() -> None:
     worn = assess(parse_output(
         (CORPUS / "linuxhw-EnterpriseDrive__crucial-ct1000mx500ssd1__2.txt").read_bytes(), "mx500"))
     assert render.years_left(worn.projection) == "0.2 (< 0.1-2.5)"  # 91 % used: a pessimistic end of days
+
+
+# ------------------------------------------------------------------------------------------------
+# 17.10: a finer counter's movement dominates the recent rate
+
+
+def test_the_ssd_320s_finer_e2h_dominates_its_recent_rate() -> None:
+    # Intel SSD 320: E2h (never reset, broken E4h) moved 978 steps (0.955 %) in 8,810 power-on hours while
+    # Device Statistics went 79 -> 80 %: 51 years (35-114) came from weighing the write-calibrated rate in.
+    drive = analyze(CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__3.txt",
+                    CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__5.txt")[0]
+    p = drive["projection"]
+    assert p["method"] == "readings:intel_e2h_since_manufacture" and drive["window"]["counter"] == p["method"][9:]
+    assert "978 steps of 1/1024 %" in p["basis"] and "8,810 power-on hours" in p["basis"]
+    assert p["rates"]["recent"] == pytest.approx(0.955 / 8810 * 8760, rel=0.01)
+    assert 20 < p["years_remaining"] < 23 and p["years_remaining_low"] < 20 < 23 < p["years_remaining_high"]
+    assert drive["used_percent"] == 80 and drive["used_source"] == "ata_devstat_percentage_used"  # as read
