@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import MAX_PRINTED_YEARS, human_bytes, human_minutes, human_years
+from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, human_bytes, human_minutes, human_years
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -68,6 +68,21 @@ def fmt_years(central: Optional[float], low: Optional[float], high: Optional[flo
     if human_years(low) == human_years(high):
         return human_years(central)
     return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"
+
+
+def legend(reports: Sequence[DriveReport]) -> Optional[str]:
+    """One line under printed projections: what their ranges are, and that years are power-on years."""
+    shown = [r.projection for r in reports if r.projection is not None]
+    if not shown:
+        return None
+    ranges = [f"{level * 100:g} % prediction interval"
+              for level in sorted({p.interval_level for p in shown if p.interval_level is not None})]
+    if any(p.interval_level is None for p in shown):
+        ranges.append("for timed windows the counter's resolution" if ranges else "the counter's resolution")
+    printed = " ".join(years_left(p) + " " + years_new(p) for p in shown)
+    marks = (["≥ x: no upper end"] if "≥" in printed else []) + \
+        ([f"> {MAX_PRINTED_YEARS:g}, < {MIN_PRINTED_YEARS:g}: bounds"] if ">" in printed or "<" in printed else [])
+    return "; ".join([f"Power-on years; brackets: {', '.join(ranges)}", *marks]) + "."
 
 
 def years_left(p: Optional[Projection]) -> str:
@@ -292,6 +307,9 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
                           for label, style, text in _drive_lines(r)]
         else:
             parts += _blocks(readable, columns)
+        key = legend(readable)
+        if key is not None:
+            parts += _lines(key, columns, "dim")
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:
@@ -344,7 +362,8 @@ def verdict_text(verdict: Any, drive: DriveReport) -> str:
     lines = [f"{verdict.level.upper()}: {who}"]
     lines += [f"  - {reason}" for reason in verdict.reasons]
     lines += [f"  ok: {fact}" for fact in verdict.facts]
-    return "\n".join(lines)
+    key = legend([drive])
+    return "\n".join(lines + ([f"  ({key})"] if key else []))
 
 
 class _Progress:

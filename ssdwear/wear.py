@@ -127,7 +127,32 @@ def forecast_projection(readings: Sequence[Reading], step: float, interface: str
         if lifetime is not None:
             found = trend(Rate.from_forecast(fc), Rate.from_forecast(lifetime), used)
     method = method if fc.mode == "multi" else "lifetime-average"
-    return rate_projection(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)
+    return rate_projection(Rate.from_forecast(fc), used, method, f"{basis}: {central_words(fc, latest, step)}",
+                           level, forecast_rates(fc), found, fc.wear_class)
+
+
+def central_words(fc: RateForecast, latest: Reading, step: float) -> str:
+    """What a calibrated projection's central rate is, for its basis line: the lifetime rate as read, the rate
+    the readings give, and the class's calibrated median ratio that turns it into the central figure."""
+    def per_year(rate: float) -> str:  # three significant digits, trailing zeros kept: 2.20
+        return f"{rate * HOURS_PER_YEAR:#.3g}".rstrip(".")
+
+    u, hours = latest.used_percent, latest.power_on_hours
+    read = f"lifetime {per_year(u / hours)} %/year as read" if u > 0 else \
+        f"{u:g} % so far, under one step ({step:g} %)"
+    if fc.mode == "single":
+        rate = (f"{per_year(fc.base)} at the step's midpoint ({u + step / 2:.4g} %)" if u > 0 else
+                f"{per_year(fc.base)} %/year at half a step, shrunk towards the population's")
+    else:
+        anchor = "lifetime" if fc.write_calibrated is None or (fc.write_calibrated <= 0 and fc.moved_steps > 0) \
+            else "write-calibrated"
+        other = fc.lifetime if anchor == "lifetime" else fc.write_calibrated or 0.0
+        rate = (f"the readings' {per_year(fc.base)} (recent {per_year(fc.recent or 0.0)} weighed "
+                f"{fc.weight_recent * 100:.0f} % against {anchor} {per_year(other)})")
+    if fc.base <= 0:
+        return f"{read}; {rate}: central 0"
+    return (f"{read}; {rate}; central {per_year(fc.central)} = {fc.central / fc.base:.3g} x that, the calibrated "
+            f"median of its class ({fc.wear_class})")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -257,3 +257,34 @@ def test_the_ssd_320s_finer_e2h_dominates_its_recent_rate() -> None:
     assert p["rates"]["recent"] == pytest.approx(0.955 / 8810 * 8760, rel=0.01)
     assert 20 < p["years_remaining"] < 23 and p["years_remaining_low"] < 20 < 23 < p["years_remaining_high"]
     assert drive["used_percent"] == 80 and drive["used_source"] == "ata_devstat_percentage_used"  # as read
+
+
+# ------------------------------------------------------------------------------------------------
+# 17.11: what the central figure is, and a legend where figures are printed
+
+
+def test_the_basis_line_says_what_the_central_figure_is_and_the_raw_lifetime_rate() -> None:
+    # DC S3700 at 15 % in 61,783 h: 2.31 %/year beside '15 % used in 61,783 power-on hours' (by hand 2.13, 2.20).
+    result = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "intel"), "report", "/dev/sdc",
+                                      "-d", "sat", "--format", "json"])
+    p = json.loads(result.stdout)["drives"][0]["projection"]
+    assert p["percent_per_year"] == pytest.approx(2.311, abs=0.001)
+    assert p["basis"] == ("15 % used in 61,783 power-on hours (ata_devstat_percentage_used): lifetime 2.13 %/year as "
+                          "read; 2.20 at the step's midpoint (15.5 %); central 2.31 = 1.05 x that, the calibrated "
+                          "median of its class (single|u5)")
+    assert p["wear_class"] == "single|u5"
+
+
+def test_printed_figures_carry_a_one_line_legend() -> None:
+    table = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "intel"), "report", "--represents",
+                                     "1d"], env={"COLUMNS": "160"}).stdout
+    assert ("Power-on years; brackets: 80 % prediction interval, for timed windows the counter's resolution; "
+            "≥ x: no upper end.") in table
+    young_at_0 = str(CORPUS / "linuxhw-EnterpriseDrive__hgst-husmr7638bdp3y1__1.txt")
+    blocks = CliRunner().invoke(cli, ["analyze", young_at_0], env={"COLUMNS": ""}).stdout
+    key = "Power-on years; brackets: 80 % prediction interval; > 100, < 0.1: bounds."
+    assert key in " ".join(blocks.split())
+    retire = CliRunner().invoke(cli, ["retire-check", young_at_0]).stdout
+    assert retire.rstrip().endswith(f"({key})")
+    hdd = str(EDITED / "hdd-endurance-indicator" / "toshiba-mg04aca600e-131pct.txt")
+    assert "Power-on years" not in CliRunner().invoke(cli, ["analyze", hdd]).stdout  # nothing projected
