@@ -136,6 +136,17 @@ def test_a_hard_disk_gets_no_wear_figure_from_its_endurance_indicator(name: str)
     assert state == OK and "used" not in text.split("|")[0]
 
 
+def test_no_hard_disk_in_the_corpus_or_fixtures_gets_a_wear_figure() -> None:
+    hdds = 0
+    for path in COMPLETE:
+        report = assess(parse_output(path.read_bytes(), path.name))
+        if report.kind == "hdd":
+            hdds += 1
+            assert report.used_percent is None and report.projection is None, path.name
+            assert not any("wear used" in r for r in judge(report).reasons), path.name
+    assert hdds >= 12
+
+
 # ------------------------------------------------------------------------------------------------
 # 17.2: Silicon Motion 169 raw 0 read only when the drive's own erase counts agree
 
@@ -204,6 +215,7 @@ def test_a_worn_drive_whose_e2h_never_moves_is_suspect() -> None:
 
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_YEARS_SAID = re.compile(r"((?:[<>] )?\d[\d,.]*) (?:years? left|at the pessimistic|pessimistic;|years at the)")
 
 
 def unbounded(text: str) -> list[float]:
@@ -220,7 +232,10 @@ def test_no_projection_prints_years_under_0_1_or_over_100_without_a_bound() -> N
         if p is None:
             continue
         used_up = any(w.startswith("rated endurance used up") for w in report.warnings)
-        texts = [render.years_left(p), render.years_new(p)] + ([p.trend.text] if p.trend else [])
+        verdict = judge(report)
+        said = [m.group(1) for text in (*verdict.reasons, *verdict.facts, evaluate([report], DEFAULT_THRESHOLDS)[1])
+                for m in _YEARS_SAID.finditer(text)]  # '36.8 years left, 18.7 at the pessimistic end', check's
+        texts = [render.years_left(p), render.years_new(p), *said] + ([p.trend.text] if p.trend else [])
         for figure in (x for text in texts for x in unbounded(text)):
             assert 0.1 <= figure <= 100 or (figure == 0 and used_up), (path.name, texts)
         checked += 1
