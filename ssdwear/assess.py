@@ -132,12 +132,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
         else None
     wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    doubt = _implausible_window(snap, e2, e4, poh_minutes, used)
-    if doubt is None:
-        doubt = _counter_stuck(e2, e4, poh_minutes, used)
-        if doubt is not None and used is not None:
-            warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
-                            f"{_pct(used)} worn; its timed window is not used (see the window)")
+    doubt = _implausible_window(snap, e2, e4, poh_minutes, used) or _counter_stuck(e2, e4, poh_minutes, used, warnings)
     if doubt is not None:
         return untrusted(doubt)
     warnings.extend(_reset_warnings(ctx, e4))
@@ -172,15 +167,19 @@ def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[
     return None
 
 
-def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading]) -> Optional[str]:
+def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading],
+                   warnings: list[str]) -> Optional[str]:
     """E2h still 0 over a window in which the drive's own lifetime average would have moved it a whole percent
     (1,024 steps): a worn drive whose wear counter does not move (real DC S3500s at 100-237 % whose E2h stayed 0
-    for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'."""
+    for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'. The
+    reason, and a warning in `warnings`."""
     if e2 != 0 or used is None or used.percent <= 0 or not poh_minutes:
         return None
     expected = used.percent / poh_minutes * e4 * E2H_STEPS_PER_PERCENT
     if expected < E2H_STEPS_PER_PERCENT:
         return None
+    warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
+                    f"{_pct(used)} worn; its timed window is not used (see the window)")
     return (f"E2h = 0 over E4h = {e4:,} power-on minutes ({e4 / 60:,.0f} h), although at its lifetime average "
             f"({_pct(used)} in {poh_minutes / 60:,.0f} power-on hours) the drive would have moved it about "
             f"{expected:,.0f} steps: the wear counter does not move")
