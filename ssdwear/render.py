@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, human_bytes, human_minutes, human_years
+from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -47,27 +47,6 @@ def interval_words(p: Projection) -> str:
     if p.interval_level is None:
         return "range: the counter's resolution"
     return f"range: {p.interval_level * 100:g} % prediction interval"
-
-
-def fmt_years(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
-    """A projection's years with their range, bounded where the data cannot support a figure (units.human_years):
-    '18.7 (17.5-20.0)'; '51.4 (≥ 35.2)' when the range reaches beyond 100 years or has no end; '> 100';
-    '1.2 (< 0.1-3.0)'; '-' when unknown."""
-    def bounded(years: Optional[float]) -> bool:
-        return years is None or years > MAX_PRINTED_YEARS
-
-    if low is None:
-        return "-" if central is None else human_years(central)
-    if bounded(low):
-        return human_years(MAX_PRINTED_YEARS + 1)
-    if central is None:
-        return f"≥ {human_years(low)}"
-    if bounded(high):
-        return f"{human_years(central)} (≥ {human_years(low)})"
-    assert high is not None
-    if human_years(low) == human_years(high):
-        return human_years(central)
-    return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"
 
 
 def legend(reports: Sequence[DriveReport]) -> Optional[str]:
@@ -307,9 +286,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
                           for label, style, text in _drive_lines(r)]
         else:
             parts += _blocks(readable, columns)
-        key = legend(readable)
-        if key is not None:
-            parts += _lines(key, columns, "dim")
+        parts += _lines(key, columns, "dim") if (key := legend(readable)) else []  # what the figures are
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:
@@ -362,8 +339,7 @@ def verdict_text(verdict: Any, drive: DriveReport) -> str:
     lines = [f"{verdict.level.upper()}: {who}"]
     lines += [f"  - {reason}" for reason in verdict.reasons]
     lines += [f"  ok: {fact}" for fact in verdict.facts]
-    key = legend([drive])
-    return "\n".join(lines + ([f"  ({key})"] if key else []))
+    return "\n".join(lines + ([f"  ({key})"] if (key := legend([drive])) else []))
 
 
 class _Progress:

@@ -200,3 +200,24 @@ def human_years(years: float) -> str:
     if 0 < years < MIN_PRINTED_YEARS:
         return f"< {MIN_PRINTED_YEARS:g}"
     return f"{years:.1f}"
+
+
+def fmt_years(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+    """A projection's years with their range, bounded where the data cannot support a figure (human_years):
+    '18.7 (17.5-20.0)'; '51.4 (≥ 35.2)' when the range reaches beyond 100 years or has no end; '> 100';
+    '1.2 (< 0.1-3.0)'; '-' when unknown."""
+    def bounded(years: Optional[float]) -> bool:
+        return years is None or years > MAX_PRINTED_YEARS
+
+    if low is None:
+        return "-" if central is None else human_years(central)
+    if bounded(low):
+        return human_years(MAX_PRINTED_YEARS + 1)
+    if central is None:
+        return f"≥ {human_years(low)}"
+    if bounded(high):
+        return f"{human_years(central)} (≥ {human_years(low)})"
+    assert high is not None
+    if human_years(low) == human_years(high):
+        return human_years(central)
+    return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"
