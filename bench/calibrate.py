@@ -14,6 +14,11 @@ Fitted on the calibration half only:
             single readings at 0 % matches their aggregate realized wear;
   prior_steps  k, how many indicator steps the write-calibrated rate weighs against the readings' own movement
             (forecast.py): the value in K_GRID with the least mean absolute error of the (b) predictions;
+  min_power_on_hours  the youngest drive a lifetime average is projected from: single readings that already show
+            wear (u > 0), each reading but a drive's last one predicting its last (the 80 % interval over that
+            horizon), bucketed by power-on hours at MIN_HOURS_GRID; the smallest grid value from which every
+            bucket's coverage is within MIN_HOURS_SLACK of the 80 % it states (below it the lifetime average of a
+            young drive over-predicts: its early wear does not go on at that pace);
   classes   per class: buckets of E (>= MIN_BUCKET cases each, at most 4) with the rate multipliers (lo, hi)
             for the levels 0.5/0.8/0.9 (an interval [0, Q(level)] where the indicator did not tick in more than
             the lower tail, else equal tails); a long-horizon row for years left from the cases expected to move
@@ -44,6 +49,8 @@ BORROW = {"multi|still0": "single|u0", "multi|still1": "single|u1"}
 H0_GRID = (0.0, 250.0, 500.0, 1000.0, 2000.0, 4000.0)
 K_GRID = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
 MIN_SPAN_HOURS = 24.0
+MIN_HOURS_GRID = (0.0, 250.0, 500.0, 1000.0, 2000.0, 4000.0)
+MIN_HOURS_SLACK = 0.1
 STEP = 1.0  # the series' indicators move in whole percent
 
 
@@ -154,6 +161,28 @@ def fit_k(drives: list[series.Drive], h0: float) -> float:
     return best[1]
 
 
+def fit_min_hours(drives: list[series.Drive], table: forecast.Calibration) -> tuple[float, dict[str, list[float]]]:
+    """(min_power_on_hours, {bucket start: [cases, 80 % coverage]}) (see the module docstring)."""
+    counts = {g: [0, 0] for g in MIN_HOURS_GRID}
+    for d in drives:
+        target = d.readings[-1]
+        for r in d.readings[:-1]:
+            dh = target.power_on_hours - r.power_on_hours
+            fc = forecast.rate_forecast([r], STEP, d.interface, 0.8, dh, table)
+            if r.used_percent <= 0 or dh < MIN_SPAN_HOURS or fc is None:
+                continue
+            _, low, high = forecast.predicted_reading(fc, r.used_percent, dh)
+            bucket = counts[max(g for g in MIN_HOURS_GRID if g <= r.power_on_hours)]
+            bucket[0] += 1
+            bucket[1] += low <= target.used_percent <= high
+    coverage = {f"{g:g}": [n, round(inside / n, 3) if n else 0.0] for g, (n, inside) in counts.items()}
+    holds = [n == 0 or inside / n >= 0.8 - MIN_HOURS_SLACK for n, inside in counts.values()]
+    first = next((i for i in range(len(holds)) if all(holds[i:])), len(holds) - 1)
+    for start, (n, cov) in coverage.items():
+        print(f"  single readings with wear from {start:>5} h: n {n:6.0f}, 80 % interval covers {cov:.2f}")
+    return MIN_HOURS_GRID[first], coverage
+
+
 def write(table: dict, path: Path) -> None:
     """Compact JSON: the constants, then one line per class."""
     lines = ["{"]
@@ -179,6 +208,8 @@ def main() -> int:
     h0 = fit_h0(drives)
     k = fit_k(drives, h0)
     table = build(drives, h0, k)
+    min_hours, coverage = fit_min_hours(drives, forecast.Calibration.from_dict(table))
+    table["min_power_on_hours"] = min_hours
     table["provenance"] = {
         "data": "linuxhw/EnterpriseDrive (Linux Hardware Project, linux-hardware.org), CC BY 4.0: same-drive "
                 "smartctl -x readings, ../shared/series/readings.csv (repository history to 66faf203c101)",
@@ -186,9 +217,15 @@ def main() -> int:
         "selection": "calibration half: int(drive_id, 16) % 2 == 0; drives with >= 3 readings after bench/series.py",
         "drives": sum(len(d.readings) >= 3 for d in drives),
         "built_by": "python3 bench/calibrate.py",
+        "min_power_on_hours": "smallest of power-on hours " + "/".join(f"{g:g}" for g in MIN_HOURS_GRID)
+                              + f" from which single readings showing wear are covered by their 80 % interval at "
+                              f"least {0.8 - MIN_HOURS_SLACK:g} of the time in every bucket (calibration half, "
+                              "each reading but a drive's last predicting its last)",
+        "min_power_on_hours_coverage": coverage,
     }
     write(table, args.out)
-    print(f"h0_hours {h0:g}, prior_steps {k:g}; wrote {args.out} ({args.out.stat().st_size:,} bytes)")
+    print(f"h0_hours {h0:g}, prior_steps {k:g}, min_power_on_hours {min_hours:g}; "
+          f"wrote {args.out} ({args.out.stat().st_size:,} bytes)")
     for cls, c in table["classes"].items():
         print(f"  {cls:13} edges {c['e_edges']!s:20} n {c['n']!s:22} mult {c['mult']:.3f}  "
               f"80 %: {[tuple(q['0.8']) for q in c['iv']]}  long {tuple(c['long']['0.8'])} "

@@ -18,7 +18,7 @@ from . import assess as assess_mod
 from . import forecast, vendors, wear
 from .errors import ParseError
 from .parse import MAX_INPUT_BYTES, parse_output
-from .records import DriveReport, Snapshot, Window, drive_key
+from .records import E2H_STEPS_PER_PERCENT, DriveReport, Snapshot, Window, drive_key
 from .trust import display_path
 
 
@@ -123,16 +123,32 @@ def group(readings: Sequence[SavedReading]) -> list[list[SavedReading]]:
     return groups
 
 
-def _wear_readings(chain: Sequence[SavedReading]) -> list[forecast.Reading]:
-    """The chain's readings of the latest reading's wear indicator (saturated ones and untrusted clocks left out)."""
+def _wear_points(chain: Sequence[SavedReading]) -> list[wear.Point]:
+    """The chain's readings of the latest reading's wear indicator (saturated ones and untrusted clocks left
+    out), each with the drive's finer counter of wear where it has one (Intel E2h, 1/1024 %)."""
     source = chain[-1].report.used_source
     out = []
     for r in chain:
         rep, snap = r.report, r.snap
         if (source is not None and rep.used_source == source and not rep.used_at_least
                 and rep.used_percent is not None and snap.power_on_hours is not None and snap.power_on_hours_trusted):
-            out.append(forecast.Reading(snap.power_on_hours, rep.used_percent, rep.writes.host_bytes_written))
+            fine = vendors.lifetime_e2h_percent(vendors.timed_raw(snap, 226), vendors.timed_raw(snap, 228),
+                                                snap.power_on_hours)
+            out.append(wear.Point(snap.power_on_hours, rep.used_percent, rep.used_step or 1.0, fine,
+                                  rep.writes.host_bytes_written))
     return out
+
+
+def _wear_readings(chain: Sequence[SavedReading]) -> tuple[list[forecast.Reading], float, Optional[str]]:
+    """(readings, their step, the finer counter's source or None): the finer counter's readings where it counts
+    the same wear as the indicator at every reading (wear.finer_readings), else the indicator's."""
+    points = _wear_points(chain)
+    fine = wear.finer_readings(points)
+    if fine is not None:
+        return forecast.clean(fine), wear.FINE_STEP, vendors.E2H_LIFETIME_SOURCE
+    step = chain[-1].report.used_step or 1.0
+    return forecast.clean([forecast.Reading(p.power_on_hours, p.used_percent, p.host_bytes_written)
+                           for p in points]), step, None
 
 
 def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> DriveReport:
@@ -148,22 +164,26 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
     report = latest.report
     if report.measured_window:
         return replace(report, readings=len(chain), notes=report.notes + tuple(notes))
-    readings = forecast.clean(_wear_readings(chain))
+    readings, step, finer = _wear_readings(chain)
     span = readings[-1].power_on_hours - readings[0].power_on_hours if readings else 0.0
-    if len(readings) < 2 or not forecast.calibration().spans(span):
-        why = ("they share no wear indicator that is comparable across them (indicator saturated, different "
-               "sources, or untrusted power-on hours)" if len(readings) < 2 else
-               f"they span only {span:,.1f} power-on hours; the lifetime average stands")
+    early = forecast.too_early(readings)
+    if len(readings) < 2 or not forecast.calibration().spans(span) or early is not None:
+        why = early or ("they share no wear indicator that is comparable across them (indicator saturated, "
+                        "different sources, or untrusted power-on hours)" if len(readings) < 2 else
+                        f"they span only {span:,.1f} power-on hours; the lifetime average stands")
         window = Window(kind="readings", valid=False, reason=f"{len(chain)} readings ({names}): {why}")
         return assess_mod.with_projection(report, window, None, len(chain), notes)
-    source = str(report.used_source)
+    source = finer or str(report.used_source)
     moved = readings[-1].used_percent - readings[0].used_percent
+    finer_words = "" if finer is None else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
+                                            f"than {report.used_source})")
     reason = (f"{len(readings)} readings of this drive from {readings[0].power_on_hours:,.0f} to "
               f"{readings[-1].power_on_hours:,.0f} power-on hours ({names}); rate from {source}")
     window = Window(kind="readings", valid=True, reason=reason, minutes=span * 60, wear_percent=moved, counter=source)
-    projection = wear.forecast_projection(readings, report.used_step or 1.0, report.interface, f"readings:{source}",
-                                          f"{moved:.4g} % more wear in {span:,.0f} power-on hours across "
-                                          f"{len(readings)} readings", ctx.interval_level)
+    projection = wear.forecast_projection(readings, step, report.interface, f"readings:{source}",
+                                          f"{moved:.4g} % more wear{finer_words} in {span:,.0f} power-on hours "
+                                          f"across {len(readings)} readings", ctx.interval_level,
+                                          report.used_percent if finer else None)
     trend = [projection.trend.text] if projection is not None and projection.trend is not None else []
     return assess_mod.with_projection(report, window, projection, len(readings), notes, trend)
 

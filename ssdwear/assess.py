@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
-from . import counters, vendors, wear
+from . import counters, forecast, vendors, wear
 from .forecast import DEFAULT_LEVEL, Reading
 from .ratings import Rating, find_rating
 from .records import (
@@ -33,7 +33,7 @@ from .records import (
     Writes,
     location,
 )
-from .vendors import TRUST_DERIVED, UsedReading
+from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
 
@@ -60,18 +60,6 @@ def drive_kind(snap: Snapshot) -> DriveKind:
     if snap.interface == "ata" and vendors.used_readings(snap)[0]:
         return "ssd"
     return "unknown"
-
-
-def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
-    """Two lifetime indicators disagree when they differ by more than 10 points and 25 %."""
-    a, b = chosen.percent, other.percent
-    if chosen.at_least and other.at_least:
-        return False
-    if chosen.at_least:  # chosen says "a or more": only an exact other far below it disagrees
-        return b < a - 10 and not other.at_least
-    if other.at_least:
-        return a < b - 10
-    return abs(a - b) > max(10.0, 0.25 * max(a, b))
 
 
 def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
@@ -144,14 +132,14 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
         else None
     wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    doubt = _implausible_window(snap, e2, e4, poh_minutes, used)
+    doubt = _implausible_window(snap, e2, e4, poh_minutes, used) or _counter_stuck(e2, e4, poh_minutes, used, warnings)
     if doubt is not None:
         return untrusted(doubt)
     warnings.extend(_reset_warnings(ctx, e4))
 
     lifetime = None
     reason = None
-    if poh_minutes is not None and abs(e4 - poh_minutes) <= max(120.0, 0.01 * poh_minutes):
+    if poh_minutes is not None and abs(e4 - poh_minutes) <= vendors.never_reset_slack(poh_minutes):
         reason = "timer never reset: the window is the drive's whole life"
         notes.append(reason)
         lifetime = UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
@@ -177,6 +165,24 @@ def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[
         return (f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
                 f"{used.percent:g} % in the drive's whole life")
     return None
+
+
+def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading],
+                   warnings: list[str]) -> Optional[str]:
+    """E2h still 0 over a window in which the drive's own lifetime average would have moved it a whole percent
+    (1,024 steps): a worn drive whose wear counter does not move (real DC S3500s at 100-237 % whose E2h stayed 0
+    for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'. The
+    reason, and a warning in `warnings`."""
+    if e2 != 0 or used is None or used.percent <= 0 or not poh_minutes:
+        return None
+    expected = used.percent / poh_minutes * e4 * E2H_STEPS_PER_PERCENT
+    if expected < E2H_STEPS_PER_PERCENT:
+        return None
+    warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
+                    f"{_pct(used)} worn; its timed window is not used (see the window)")
+    return (f"E2h = 0 over E4h = {e4:,} power-on minutes ({e4 / 60:,.0f} h), although at its lifetime average "
+            f"({_pct(used)} in {poh_minutes / 60:,.0f} power-on hours) the drive would have moved it about "
+            f"{expected:,.0f} steps: the wear counter does not move")
 
 
 def _reset_warnings(ctx: Context, e4: int) -> list[str]:
@@ -310,12 +316,28 @@ def health_warnings(h: Health) -> list[str]:
 # The report
 
 
+def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> Optional[str]:
+    """Why one reading of a wear indicator gives no lifetime projection (None when it gives one)."""
+    hours = snap.power_on_hours
+    if used.at_least:
+        return (f"no projection: the indicator is saturated ({_pct(used)} used), which bounds the wear rate from "
+                "below only")
+    if hours is None:
+        return ("no projection: the drive reports no power-on hours (attribute 9, Device Statistics or the NVMe "
+                "log), and wear is projected against power-on time")
+    if not snap.power_on_hours_trusted:
+        return "no projection: the drive's power-on hours are not plausible (see the warnings)"
+    if hours <= 0:
+        return "no projection: the drive reports 0 power-on hours"
+    return forecast.too_early([Reading(hours, used.percent)])
+
+
 def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: Optional[int], level: float
                         ) -> Optional[Projection]:
     """From one reading: the lifetime average with its calibrated interval (forecast.py)."""
     hours = snap.power_on_hours
-    if not hours or hours <= 0 or not snap.power_on_hours_trusted or used.at_least:
-        return None  # a saturated indicator gives only a lower bound on the rate
+    if hours is None or no_lifetime_projection(used, snap) is not None:
+        return None
     return wear.forecast_projection([Reading(hours, used.percent, host_bytes_written)], used.step, snap.interface,
                                     "lifetime-average",
                                     f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
@@ -342,9 +364,9 @@ def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot
 def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
     """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
     whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
-    if chosen is None or e2h is None or chosen.at_least or chosen.step <= e2h.step:
+    if chosen is None or e2h is None or chosen.at_least:
         return chosen, []
-    if abs(e2h.percent - chosen.percent) <= chosen.step:
+    if wear.same_wear(e2h.percent, chosen.percent, chosen.step):
         return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
                      f"{chosen.percent:g} %)"]
     return chosen, []
@@ -352,10 +374,10 @@ def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[
 
 def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
-    readings, notes = vendors.used_readings(snap)
-    warnings: list[str] = list(snap.problems)
-    notes = list(notes)
-    chosen, disagree = choose_used(readings)
+    readings, notes, contradicted = vendors.used_readings(snap)
+    warnings: list[str] = [*snap.problems, *contradicted]
+    kind = drive_kind(snap)
+    chosen, disagree = choose_used(readings) if kind != "hdd" else (None, [])
     drive_writes = writes(snap, ctx.ratings, warnings)
 
     timed = timed_window(snap, chosen, ctx)
@@ -369,8 +391,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
             notes.extend(sharpened)
     warnings.extend(disagree)
     warnings.extend(_reading_warnings(snap, ctx))
-    kind = drive_kind(snap)
-    notes.extend(_coverage_notes(snap, kind, chosen))
+    notes.extend(_coverage_notes(snap, kind, chosen, readings))
     if chosen is not None and chosen.percent >= 100:
         warnings.append(f"rated endurance used up: {_pct(chosen)} used ({chosen.source})")
 
@@ -381,6 +402,8 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
     if projection is not None and projection.trend is not None:
         warnings.append(projection.trend.text)
+    if projection is None and chosen is not None:
+        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
 
     return DriveReport(
         device=snap.device or snap.source,
@@ -424,13 +447,19 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
     return warnings
 
 
-def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading]) -> list[str]:
+def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading],
+                    readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
     if snap.smart_available is False:
         return ["no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
                 "controller's pass-through type with -d)"]
     if kind == "hdd":
-        return ["HDD: no flash wear indicator; wear figures do not apply"]
+        rpm = f" ({snap.rotation_rate:,} rpm)" if snap.rotation_rate else ""
+        shown = "; ".join(r.detail for r in readings)
+        if shown:  # ATA Device Statistics' endurance indicator exists on some hard disks and hybrid (SSHD) drives
+            return [f"HDD{rpm}: {shown} is shown for information only: on a drive with a rotation rate it does "
+                    "not measure flash wear, so no wear figure, verdict or projection comes from it"]
+        return [f"HDD{rpm}: no flash wear indicator; wear figures do not apply"]
     if chosen is None and kind != "unknown":
         return ["no lifetime wear indicator ssdwear can trust on this drive"]
     return []

@@ -9,6 +9,7 @@ from typing import Optional
 from .config import THRESHOLD_NAMES, Threshold
 from .errors import SsdwearError
 from .records import DriveReport
+from .units import human_years
 from .verdict import RETIRE, WATCH, judge
 
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
@@ -102,7 +103,7 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
                 if r.projection is not None and r.projection.years_remaining_low is not None]
         if lows:
             years, least = min(lows, key=lambda x: x[0])
-            head += f", least life left: {least.device} {years:.1f} years at the pessimistic end"
+            head += f", least life left: {least.device} {human_years(years)} years at the pessimistic end"
     line = f"SSDWEAR {STATE_NAMES[worst]} - {head}"
     perf = perfdata(reports, t)
     long_text = "\n".join(text for _, _, text in states)
@@ -115,6 +116,6 @@ def _summary(r: DriveReport) -> str:
         parts.append(f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} % used")
     p = r.projection
     if p is not None and p.years_remaining_low is not None:
-        central = "no end in sight" if p.years_remaining is None else f"{p.years_remaining:.1f} years left"
-        parts.append(f"{central} ({p.years_remaining_low:.1f} pessimistic; {p.method})")
+        central = "no end in sight" if p.years_remaining is None else f"{human_years(p.years_remaining)} years left"
+        parts.append(f"{central} ({human_years(p.years_remaining_low)} pessimistic; {p.method})")
     return ", ".join(parts) or f"{r.kind}: no wear figures"

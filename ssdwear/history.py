@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
-from . import wear
-from .forecast import Reading, calibration, clean
+from . import vendors, wear
+from .forecast import Reading, calibration, clean, too_early
 from .records import Projection, Sample, Window
 
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
@@ -142,11 +142,20 @@ def history_projection(samples: Sequence[Sample], used_source: Optional[str], us
     counter, readings, step = _readings(seg, used_source, rated_bytes)
     if used_source is not None and used_step is not None:
         step = used_step
+    fine = wear.finer_readings([wear.Point(s.power_on_hours, s.used_percent, step, vendors.lifetime_e2h_percent(
+        s.e2h, s.e4h, s.power_on_hours), s.host_bytes_written) for s in seg if s.used_source == used_source
+        and s.used_percent is not None and s.power_on_hours is not None]) if used_source is not None else None
+    if fine is not None:  # a finer counter of the same wear (Intel E2h never reset): its movement is the rate
+        counter, readings, step = vendors.E2H_LIFETIME_SOURCE, fine, wear.FINE_STEP
     distinct = clean(readings)
     span = distinct[-1].power_on_hours - distinct[0].power_on_hours if distinct else 0.0
     if counter is None:
         notes.append("history: no wear indicator and no rated writes to project from")
         return HistoryResult(None, None, tuple(notes), write_rate)
+    early = too_early(distinct)
+    if early is not None:
+        notes.append(f"history: {early}")
+        return HistoryResult(None, None, tuple(notes), write_rate, len(distinct))
     if len(distinct) < 2 or not calibration().spans(span):
         notes.append(f"history: {len(distinct)} distinct reading(s) of {counter} over {span:,.1f} power-on hours "
                      "since the last break: less than a day, so the lifetime average stands")

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import human_bytes, human_minutes
+from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -49,16 +49,31 @@ def interval_words(p: Projection) -> str:
     return f"range: {p.interval_level * 100:g} % prediction interval"
 
 
+def legend(reports: Sequence[DriveReport]) -> Optional[str]:
+    """One line under printed projections: what their ranges are, and that years are power-on years."""
+    shown = [r.projection for r in reports if r.projection is not None]
+    if not shown:
+        return None
+    ranges = [f"{level * 100:g} % prediction interval"
+              for level in sorted({p.interval_level for p in shown if p.interval_level is not None})]
+    if any(p.interval_level is None for p in shown):
+        ranges.append("for timed windows the counter's resolution" if ranges else "the counter's resolution")
+    printed = " ".join(years_left(p) + " " + years_new(p) for p in shown)
+    marks = (["≥ x: no upper end"] if "≥" in printed else []) + \
+        ([f"> {MAX_PRINTED_YEARS:g}, < {MIN_PRINTED_YEARS:g}: bounds"] if ">" in printed or "<" in printed else [])
+    return "; ".join([f"Power-on years; brackets: {', '.join(ranges)}", *marks]) + "."
+
+
 def years_left(p: Optional[Projection]) -> str:
     if p is None or (p.years_remaining is None and p.years_remaining_low is None):
         return "-"
-    return fmt_range(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
+    return fmt_years(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
 
 
 def years_new(p: Optional[Projection]) -> str:
     if p is None:
         return "-"
-    return fmt_range(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
+    return fmt_years(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
 
 
 def _short(years: Optional[float]) -> str:
@@ -271,6 +286,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
                           for label, style, text in _drive_lines(r)]
         else:
             parts += _blocks(readable, columns)
+        parts += _lines(key, columns, "dim") if (key := legend(readable)) else []  # what the figures are
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:
@@ -323,7 +339,7 @@ def verdict_text(verdict: Any, drive: DriveReport) -> str:
     lines = [f"{verdict.level.upper()}: {who}"]
     lines += [f"  - {reason}" for reason in verdict.reasons]
     lines += [f"  ok: {fact}" for fact in verdict.facts]
-    return "\n".join(lines)
+    return "\n".join(lines + ([f"  ({key})"] if (key := legend([drive])) else []))
 
 
 class _Progress:

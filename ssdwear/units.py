@@ -182,3 +182,42 @@ def human_minutes(minutes: Optional[float]) -> str:
     if minutes < MINUTES_PER_YEAR:
         return f"{minutes / 1440:.1f} d"
     return f"{minutes / MINUTES_PER_YEAR:.1f} y"
+
+
+# Years of a wear projection printed as figures. Beyond MAX_PRINTED_YEARS the data cannot support a figure: the
+# calibration's drives were followed for at most 6.3 power-on years (55,342 h) and had run for at most 23
+# (bench/calibrate.py, ../shared/series), so a century is already far outside what was ever checked; below
+# MIN_PRINTED_YEARS the figure is under the projection's own resolution of days. Both are printed as bounds
+# ('> 100', '< 0.1'); the JSON keeps the exact figure.
+MAX_PRINTED_YEARS = 100.0
+MIN_PRINTED_YEARS = 0.1
+
+
+def human_years(years: float) -> str:
+    """A projection's years for people: '18.7', '0.0' (nothing left), or a bound: '> 100', '< 0.1'."""
+    if years > MAX_PRINTED_YEARS:
+        return f"> {MAX_PRINTED_YEARS:g}"
+    if 0 < years < MIN_PRINTED_YEARS:
+        return f"< {MIN_PRINTED_YEARS:g}"
+    return f"{years:.1f}"
+
+
+def fmt_years(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+    """A projection's years with their range, bounded where the data cannot support a figure (human_years):
+    '18.7 (17.5-20.0)'; '51.4 (≥ 35.2)' when the range reaches beyond 100 years or has no end; '> 100';
+    '1.2 (< 0.1-3.0)'; '-' when unknown."""
+    def bounded(years: Optional[float]) -> bool:
+        return years is None or years > MAX_PRINTED_YEARS
+
+    if low is None:
+        return "-" if central is None else human_years(central)
+    if bounded(low):
+        return human_years(MAX_PRINTED_YEARS + 1)
+    if central is None:
+        return f"≥ {human_years(low)}"
+    if bounded(high):
+        return f"{human_years(central)} (≥ {human_years(low)})"
+    assert high is not None
+    if human_years(low) == human_years(high):
+        return human_years(central)
+    return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from .records import (
     DEVSTAT_PERCENT_USED,
@@ -390,6 +390,21 @@ def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
 E2H_LIFETIME_SOURCE = "intel_e2h_since_manufacture"
 
 
+def never_reset_slack(poh_minutes: float) -> float:
+    """How far E4h may lie from the power-on minutes of a timer never reset (they tick at different moments)."""
+    return max(120.0, 0.01 * poh_minutes)
+
+
+def lifetime_e2h_percent(e2h: Optional[int], e4h: Optional[int], power_on_hours: Optional[float]) -> Optional[float]:
+    """E2h in percent where its timer cannot have been reset since manufacture: E4h as long as the power-on time
+    (never reset) or beyond it (a broken E4h, as on Intel 320 and 710 drives: it proves no reset). None where the
+    timer was reset (E4h shorter: a window, not the lifetime), holds its sentinel, or is absent."""
+    if e2h is None or e4h is None or power_on_hours is None or e2h in TIMER_SENTINELS or e4h in TIMER_SENTINELS:
+        return None
+    poh_minutes = power_on_hours * 60
+    return e2h / E2H_STEPS_PER_PERCENT if e4h >= poh_minutes - never_reset_slack(poh_minutes) else None
+
+
 def indicator_step(source: Optional[str]) -> float:
     """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
     unless the table says otherwise."""
@@ -430,18 +445,72 @@ def _wear_reading(wear: WearAttribute, attr: Attribute) -> Optional[UsedReading]
                        step=1 / wear.divisor)
 
 
+def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
+    """Two lifetime indicators disagree when they differ by more than 10 points and 25 %."""
+    a, b = chosen.percent, other.percent
+    if chosen.at_least and other.at_least:
+        return False
+    if chosen.at_least:  # chosen says "a or more": only an exact other far below it disagrees
+        return b < a - 10 and not other.at_least
+    if other.at_least:
+        return a < b - 10
+    return abs(a - b) > max(10.0, 0.25 * max(a, b))
+
+
+class Readings(NamedTuple):
+    """What a drive's lifetime wear indicators say: the readings (most trustworthy first), notes on the ones
+    ignored, and warnings where an indicator contradicts the drive's own counters."""
+
+    readings: list[UsedReading]
+    notes: list[str]
+    warnings: list[str]
+
+
+# Silicon Motion controllers (ADATA SU650/SP550, Transcend, Kingston KC600 and many more, smartmontools drivedb.h
+# "Silicon Motion based SSDs"): 169 Remaining_Lifetime_Perc, raw = remaining %; 167 Average_Erase_Count and
+# 168 Max_Erase_Count_of_Spec, the drive's rated P/E cycles. The names come only from that drive-database entry.
+SMI_169 = "Remaining_Lifetime_Perc"
+SMI_ERASE_NAMES = {167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec"}
+
+
 def _smi_169(attr: Attribute) -> Optional[UsedReading]:
-    # Silicon Motion controllers (Transcend, some Kingston): 169 Remaining_Lifetime_Perc, raw = remaining %.
     if attr.raw is None or not 0 <= attr.raw <= 100:
         return None
     return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
                        f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
 
 
-def ata_used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
-    """Every lifetime wear reading an ATA drive offers, most trustworthy first, and notes on ignored ones."""
+def _smi_erase_counts(snap: Snapshot) -> Optional[UsedReading]:
+    """Wear from the erase counters: average erase count over the rated count, as a percentage."""
+    average, rated = (snap.attr(i) for i in SMI_ERASE_NAMES)
+    if (average is None or rated is None or average.name != SMI_ERASE_NAMES[167]
+            or rated.name != SMI_ERASE_NAMES[168] or average.raw is None or rated.raw is None
+            or not 100 <= rated.raw <= 1_000_000):
+        return None
+    return UsedReading("smi_167_average_erase_count", round(average.raw / rated.raw * 100, 2), False,
+                       f"attribute 167 Average_Erase_Count {average.raw:,} of 168 Max_Erase_Count_of_Spec "
+                       f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
+
+
+def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> Optional[UsedReading]:
+    """169 Remaining_Lifetime_Perc when the drive's own erase counters agree with it (or it has none); where they
+    contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
+    remaining = _smi_169(attr169)
+    erase = _smi_erase_counts(snap)
+    if remaining is None or erase is None or not disagreement(remaining, erase):
+        return remaining
+    shown = f"{'≥ ' if remaining.at_least else ''}{remaining.percent:g} %"
+    warnings.append(f"wear indicators disagree: {remaining.detail} means {shown} used, but the drive's erase "
+                    f"counters ({erase.detail}) mean {erase.percent:g} %; attribute 169 is not used")
+    return erase
+
+
+def ata_used_readings(snap: Snapshot) -> Readings:
+    """Every lifetime wear reading an ATA drive offers, most trustworthy first, notes on ignored ones and
+    warnings on contradicted ones."""
     readings: list[UsedReading] = []
     notes: list[str] = []
+    warnings: list[str] = []
     entry = snap.devstats.get(DEVSTAT_PERCENT_USED)
     if entry is not None:
         if not entry.valid or entry.value is None:
@@ -459,12 +528,12 @@ def ata_used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
         if reading is not None:
             readings.append(reading)
     attr169 = snap.attr(169)
-    if attr169 is not None and attr169.name == "Remaining_Lifetime_Perc":
-        reading = _smi_169(attr169)
+    if attr169 is not None and attr169.name == SMI_169:
+        reading = _smi_reading(snap, attr169, warnings)
         if reading is not None:
             readings.append(reading)
     readings.sort(key=lambda r: r.trust)
-    return readings, notes
+    return Readings(readings, notes, warnings)
 
 
 def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
@@ -483,11 +552,11 @@ def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
                         f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
 
 
-def used_readings(snap: Snapshot) -> tuple[list[UsedReading], list[str]]:
+def used_readings(snap: Snapshot) -> Readings:
     if snap.interface == "nvme":
-        return nvme_used_readings(snap), []
+        return Readings(nvme_used_readings(snap), [], [])
     if snap.interface == "scsi":
-        return scsi_used_readings(snap), []
+        return Readings(scsi_used_readings(snap), [], [])
     if snap.interface == "ata":
         return ata_used_readings(snap)
-    return [], []
+    return Readings([], [], [])

@@ -8,6 +8,7 @@ from typing import Final, Literal, Optional
 
 from .config import DEFAULT_THRESHOLDS, Threshold
 from .records import DriveReport
+from .units import human_years
 
 Level = Literal["keep", "watch", "retire"]
 KEEP: Final = "keep"
@@ -84,7 +85,7 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
     if p is not None and p.years_remaining_low is not None:
         # Judged on the pessimistic bound of the stated interval (calibrated: a drive whose indicator has not
         # moved gets no alarming bound), or of the counter's resolution for a timed window.
-        years = "no end in sight" if p.years_remaining is None else f"{p.years_remaining:.1f} years"
+        years = "no end in sight" if p.years_remaining is None else f"{human_years(p.years_remaining)} years"
         pessimistic = p.years_remaining_low
         what = "at the fast end of the counter's resolution" if p.interval_level is None else \
             f"at the pessimistic end of its {p.interval_level * 100:g} % interval"
@@ -93,7 +94,7 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
             add(_lower_is_worse(0.0, t["years_remaining"]), "no rated life left")
         else:
             add(_lower_is_worse(pessimistic, t["years_remaining"]),
-                f"{years} left, {pessimistic:.1f} {what} ({p.method}{speeding})")
+                f"{years} left, {human_years(pessimistic)} {what} ({p.method}{speeding})")
     if not findings and r.used_percent is None and r.kind == "ssd":
         facts.append("no wear indicator: judged on health only")
     findings.sort(key=lambda f: -_RANK[f[0]])

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Optional
+from itertools import pairwise
+from typing import NamedTuple, Optional
 
 from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
 from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
+from .units import human_years
 
 
 @dataclass(frozen=True)
@@ -100,7 +102,7 @@ def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Option
     at_recent, at_lifetime = years_left(left, recent.per_year), years_left(left, lifetime.per_year)
 
     def years(y: Optional[float]) -> str:
-        return "no end in sight" if y is None else "over 1,000 years" if y >= 1000 else f"{y:.1f} years"
+        return "no end in sight" if y is None else f"{human_years(y)} years"
 
     return Trend(direction, at_recent, at_lifetime,
                  f"wear {direction}: {years(at_recent)} at the recent rate, {years(at_lifetime)} at the lifetime rate")
@@ -125,4 +127,67 @@ def forecast_projection(readings: Sequence[Reading], step: float, interface: str
         if lifetime is not None:
             found = trend(Rate.from_forecast(fc), Rate.from_forecast(lifetime), used)
     method = method if fc.mode == "multi" else "lifetime-average"
-    return rate_projection(Rate.from_forecast(fc), used, method, basis, level, forecast_rates(fc), found, fc.wear_class)
+    return rate_projection(Rate.from_forecast(fc), used, method, f"{basis}: {central_words(fc, latest, step)}",
+                           level, forecast_rates(fc), found, fc.wear_class)
+
+
+def central_words(fc: RateForecast, latest: Reading, step: float) -> str:
+    """What a calibrated projection's central rate is, for its basis line: the lifetime rate as read, the rate
+    the readings give, and the class's calibrated median ratio that turns it into the central figure."""
+    def per_year(rate: float) -> str:  # three significant digits, trailing zeros kept: 2.20
+        return f"{rate * HOURS_PER_YEAR:#.3g}".rstrip(".")
+
+    u, hours = latest.used_percent, latest.power_on_hours
+    read = f"lifetime {per_year(u / hours)} %/year as read" if u > 0 else \
+        f"{u:g} % so far, under one step ({step:g} %)"
+    if fc.mode == "single":
+        rate = (f"{per_year(fc.base)} at the step's midpoint ({u + step / 2:.4g} %)" if u > 0 else
+                f"{per_year(fc.base)} %/year at half a step, shrunk towards the population's")
+    else:
+        anchor = "lifetime" if fc.write_calibrated is None or (fc.write_calibrated <= 0 and fc.moved_steps > 0) \
+            else "write-calibrated"
+        other = fc.lifetime if anchor == "lifetime" else fc.write_calibrated or 0.0
+        rate = (f"the readings' {per_year(fc.base)} (recent {per_year(fc.recent or 0.0)} weighed "
+                f"{fc.weight_recent * 100:.0f} % against {anchor} {per_year(other)})")
+    if fc.base <= 0:
+        return f"{read}; {rate}: central 0"
+    return (f"{read}; {rate}; central {per_year(fc.central)} = {fc.central / fc.base:.3g} x that, the calibrated "
+            f"median of its class ({fc.wear_class})")
+
+
+# ------------------------------------------------------------------------------------------------
+# A finer counter of the same wear
+
+
+FINE_STEP = 1 / E2H_STEPS_PER_PERCENT  # Intel E2h: 1/1024 %
+
+
+def same_wear(fine_percent: float, coarse_percent: float, coarse_step: float) -> bool:
+    """A finer counter counts the same wear as a whole-step indicator when it lies within that indicator's step
+    of it (E2h of a timer never reset beside Device Statistics' whole percent)."""
+    return coarse_step > FINE_STEP and abs(fine_percent - coarse_percent) <= coarse_step
+
+
+class Point(NamedTuple):
+    """One reading of a drive: its whole-step indicator and, where it has one, a finer counter (percent)."""
+
+    power_on_hours: float
+    used_percent: float
+    step: float
+    fine_percent: Optional[float]
+    host_bytes_written: Optional[float]
+
+
+def finer_readings(points: Sequence[Point]) -> Optional[list[Reading]]:
+    """The readings of the finer counter when every point has one that counts the same wear as its indicator
+    (same_wear) and it never went back: its movement is the recent rate, at its own resolution (forecast.py then
+    weighs it far above the write-calibrated rate: one 1/1024 % step is worth k x step / W hours). None when the
+    points offer no such counter."""
+    ordered = sorted(points, key=lambda p: p.power_on_hours)
+    if len(ordered) < 2 or any(p.fine_percent is None or not same_wear(p.fine_percent, p.used_percent, p.step)
+                               for p in ordered):
+        return None
+    fine = [float(p.fine_percent or 0.0) for p in ordered]
+    if any(b < a for a, b in pairwise(fine)):
+        return None
+    return [Reading(p.power_on_hours, f, p.host_bytes_written) for p, f in zip(ordered, fine, strict=True)]

@@ -132,3 +132,32 @@ def test_the_shipped_table_is_small_complete_and_says_where_it_came_from() -> No
         assert len(row["iv"]) == len(row["e_edges"]) + 1, name
         for lo, hi in [*row["long"].values(), *(iv for b in row["iv"] for iv in b.values())]:
             assert 0 <= lo <= hi, name
+
+
+def test_too_early_below_the_calibrated_minimum_of_power_on_time() -> None:
+    cal = forecast.calibration()
+    assert cal.min_power_on_hours == 1000  # bench/calibrate.py fit_min_hours, with its provenance in the table
+    assert "min_power_on_hours" in cal.provenance and cal.provenance["min_power_on_hours_coverage"]["500"][1] < 0.7
+    young = [Reading(18, 15, None)]
+    assert forecast.rate_forecast(young) is None and wear.forecast_projection(young, 1.0, "", "x", "", 0.8) is None
+    assert "too early to project: 15 % used in only 18 power-on hours" in (forecast.too_early(young) or "")
+    # An indicator still at 0 is the population's prior (h0_hours), calibrated for young drives; 1,000 h is old enough.
+    assert forecast.too_early([Reading(18, 0, None)]) is None and forecast.rate_forecast([Reading(18, 0, None)])
+    assert forecast.too_early([Reading(1000, 15, None)]) is None
+    assert forecast.too_early([Reading(500, 2, None), Reading(900, 3, None)]) is not None  # the latest decides
+
+
+@pytest.mark.parametrize("central,low,high,shown", [
+    (18.7, 17.5, 20.0, "18.7 (17.5-20.0)"),
+    (51.4, 35.2, 114.3, "51.4 (≥ 35.2)"),  # the range reaches beyond what the data support
+    (145.0, 84.0, 448.0, "> 100 (≥ 84.0)"),
+    (1765.0, 154.0, 5000.0, "> 100"),
+    (None, 11.7, None, "≥ 11.7"),  # no wear seen in a timed window: a lower bound
+    (None, 120.0, None, "> 100"),
+    (0.2, 0.04, 2.5, "0.2 (< 0.1-2.5)"),
+    (0.0, 0.0, 0.0, "0.0"),  # nothing left (the report says so)
+])
+def test_printed_years_are_bounded_where_the_data_cannot_support_a_figure(central, low, high, shown) -> None:
+    from ssdwear.units import fmt_years
+
+    assert fmt_years(central, low, high) == shown

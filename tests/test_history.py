@@ -116,3 +116,21 @@ def test_host_writes_a_day_need_the_span_a_wear_rate_needs() -> None:
     assert project(back_to_back).write_bytes_per_day is None
     day = [s(0, written=TB, poh=1000), s(24, written=TB + 512 * 10**9, poh=1024)]
     assert project(day).write_bytes_per_day == pytest.approx(512e9)
+
+
+def test_a_finer_counter_of_the_same_wear_is_the_history_rate() -> None:
+    # Device Statistics 79 -> 80 % while E2h (its timer never reset: E4h beyond the power-on minutes) moves 978
+    # steps: the 1/1024 % counter's movement is the rate, not a one-point tick weighed against the writes.
+    def intel(hours: float, used: float, e2h: int) -> Sample:
+        return Sample(at=T0 + timedelta(hours=hours), power_on_hours=78_535 + hours, used_percent=used,
+                      used_source="ata_devstat_percentage_used", host_bytes_written=int(330e12 + hours * 1e8),
+                      e2h=e2h, e4h=72_000_000)
+    later = T0 + timedelta(hours=9000)
+    samples = [intel(0, 79, 80_191), intel(4000, 79, 80_700), intel(8810, 80, 81_169)]
+    fine = history.history_projection(samples, "ata_devstat_percentage_used", 1.0, "ata", None, 0.8, later)
+    assert fine.projection is not None and fine.projection.method == "history:intel_e2h_since_manufacture"
+    assert fine.projection.rates["recent"] == pytest.approx(978 / 1024 / 8810 * 8760, rel=1e-6)
+    # A timer reset since (E4h shorter than the power-on time) makes E2h a window, not the lifetime: not used.
+    reset = [Sample(**{**x.__dict__, "e4h": 60_000}) for x in samples]
+    coarse = history.history_projection(reset, "ata_devstat_percentage_used", 1.0, "ata", None, 0.8, later)
+    assert coarse.projection is not None and coarse.projection.method == "history:ata_devstat_percentage_used"

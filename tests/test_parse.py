@@ -324,6 +324,19 @@ def test_power_on_hours_absurd_prefers_device_statistics() -> None:
     assert s.attributes[9].raw == 970208
 
 
+@pytest.mark.parametrize("attr9,devstat,hours,trusted", [
+    ("970208h+52m+55.300s", "644752875", 970208 + 52 / 60 + 55.3 / 3600, False),  # both impossible: no clock
+    ("38316", "644752875", 38316, True),  # an impossible Device Statistics value does not replace attribute 9
+    ("38316", "38316", 38316, True),
+])
+def test_one_plausibility_rule_for_every_power_on_source(attr9: str, devstat: str, hours: float,
+                                                         trusted: bool) -> None:
+    text = ATA_X.replace("-O--CK   100   100   000    -    38316", f"-O--CK   100   100   000    -    {attr9}")
+    s = parse(text.replace("38316  ---  Power-on Hours", f"{devstat}  ---  Power-on Hours"))
+    assert s.power_on_hours == pytest.approx(hours) and s.power_on_hours_trusted is trusted
+    assert any("Device Statistics Power-on Hours 644,752,875" in n for n in s.parse_notes) == (devstat != "38316")
+
+
 def test_power_on_hours_absurd_without_device_statistics() -> None:
     text = ATA_OLD.replace("Always       -       1380", "Always       -       949902h+54m+54.540s")
     s = parse(text)

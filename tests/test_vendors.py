@@ -78,7 +78,7 @@ def test_intel_rotating_drive_is_not_an_intel_ssd() -> None:
     ("TS32GMTS400", [attr(169, 96, value=100, name="Remaining_Lifetime_Perc")], "smi_169_remaining_lifetime", 4),
 ])
 def test_vendor_indicators_count_in_the_right_direction(model, attrs, source, percent) -> None:
-    readings, _ = vendors.ata_used_readings(ata(model, attrs))
+    readings = vendors.ata_used_readings(ata(model, attrs)).readings
     assert readings[0].source == source and readings[0].percent == percent
 
 
@@ -88,7 +88,8 @@ def test_samsung_202_is_not_crucial_wear_and_lite_on_177_is_not_samsung() -> Non
 
 
 def test_devstat_255_is_not_valid() -> None:
-    readings, notes = vendors.ata_used_readings(ata("INTEL SSDSC2CT120A3", [attr(233, 0, value=38)], devstat_used=255))
+    readings, notes, _ = vendors.ata_used_readings(ata("INTEL SSDSC2CT120A3", [attr(233, 0, value=38)],
+                                                       devstat_used=255))
     assert [r.source for r in readings] == ["intel_233_media_wearout"]
     assert any("255" in n for n in notes)
 
@@ -131,7 +132,7 @@ def test_first_matching_profile_decides() -> None:
     dell = ata("SSDSC2KB480G7R", [attr(245, 0, 97, "Percent_Life_Remaining"), attr(233, 0, 50)],
                family="Dell Certified Intel S4x00/D3-S4x10 Series SSDs")
     assert vendors.profile(dell).name == "Dell-certified Intel"
-    readings, _ = vendors.used_readings(dell)
+    readings = vendors.used_readings(dell).readings
     assert [r.source for r in readings] == ["dell_245_percent_life_remaining"]  # not Intel's 233
     assert vendors.profile(ata("Samsung SSD 860 EVO 500GB", [])).name == "Samsung"
     assert vendors.profile(ata("WDC WDS500G2B0A", [])) is vendors.GENERIC
@@ -144,7 +145,7 @@ def test_a_new_family_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
                                  wear=(vendors.WearAttribute(231, "acme_231_life_left", "SSD_Life_Left"),),
                                  host_written=(vendors.Counter(241, 10**6, "1 MB"),))
     monkeypatch.setattr(vendors, "PROFILES", (acme, *vendors.PROFILES))
-    readings, _ = vendors.used_readings(snap)
+    readings = vendors.used_readings(snap).readings
     assert [(r.source, r.percent) for r in readings] == [("acme_231_life_left", 12.0)]
     written = counters.ata_host_written(snap)
     assert written is not None and written.bytes == 1000 * 10**6 and "1 MB" in written.source
@@ -181,3 +182,21 @@ def test_host_counter_wrap_is_a_crucial_quirk(model: str, same_drive: bool) -> N
 
     chains = group([reading(1000, 2**32 - 1000), reading(1100, 5000)])
     assert len(chains) == (1 if same_drive else 2)
+
+
+def test_smi_169_is_read_where_the_erase_counts_agree_and_replaced_where_they_contradict() -> None:
+    def smi(remaining: int, average: int, rated: int) -> vendors.Readings:
+        return vendors.ata_used_readings(ata("TS32GMTS400", [
+            attr(167, average, name="Average_Erase_Count"), attr(168, rated, name="Max_Erase_Count_of_Spec"),
+            attr(169, remaining, name="Remaining_Lifetime_Perc")]))
+
+    agree = smi(96, 132, 3000)  # the corpus Transcend as recorded: 4 % and 4.4 %
+    assert [r.source for r in agree.readings] == ["smi_169_remaining_lifetime"] and not agree.warnings
+    contradict = smi(0, 55, 1000)
+    assert [(r.source, r.percent) for r in contradict.readings] == [("smi_167_average_erase_count", 5.5)]
+    assert contradict.warnings and "attribute 169 is not used" in contradict.warnings[0]
+    # Names smartctl prints for other families (Innodisk's 168 SATA_PHY_Error_Count) carry no rating.
+    other = vendors.ata_used_readings(ata("X", [attr(167, 55, name="Average_Erase_Count"),
+                                                attr(168, 1000, name="SATA_PHY_Error_Count"),
+                                                attr(169, 0, name="Remaining_Lifetime_Perc")]))
+    assert [r.source for r in other.readings] == ["smi_169_remaining_lifetime"]

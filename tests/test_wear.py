@@ -77,3 +77,15 @@ def test_trend_only_when_the_intervals_do_not_overlap() -> None:
     assert wear.trend(wear.Rate(0.1, 0.0, 0.5), lifetime, 20.0).direction == "slowing down"
     assert wear.trend(wear.Rate(3.5, 2.9, 4.0), lifetime, 20.0) is None  # overlap: no claim
     assert wear.trend(wear.Rate(8.0, 5.0, 12.0), lifetime, 100.0) is None  # nothing left to run out
+
+
+def test_a_finer_counter_counts_the_same_wear_only_within_the_indicators_step() -> None:
+    def point(hours: float, used: float, fine: float | None) -> wear.Point:
+        return wear.Point(hours, used, 1.0, fine, None)
+
+    same = wear.finer_readings([point(1000, 79, 78.31), point(9810, 80, 79.27)])
+    assert same is not None and [r.used_percent for r in same] == [78.31, 79.27]
+    assert wear.finer_readings([point(1000, 12, 10759.16), point(2000, 12, 10760.0)]) is None  # broken E2h
+    assert wear.finer_readings([point(1000, 79, 78.31), point(2000, 80, None)]) is None  # one reading lacks it
+    assert wear.finer_readings([point(1000, 79, 79.5), point(2000, 79, 79.1)]) is None  # it went back
+    assert wear.finer_readings([wear.Point(1000, 0.5, wear.FINE_STEP, 0.5, None)] * 2) is None  # not finer

@@ -27,6 +27,13 @@ from .values import one_line
 
 # Power-on hours above this are not real (SandForce firmwares print e.g. 970208h+52m+55.300s).
 MAX_SANE_POWER_ON_HOURS = 200_000
+
+
+def plausible_hours(hours: float) -> bool:
+    """Power-on hours a drive can have (from any source): not negative, not beyond MAX_SANE_POWER_ON_HOURS."""
+    return 0 <= hours <= MAX_SANE_POWER_ON_HOURS
+
+
 # Attribute 9 and Device Statistics 'Power-on Hours' may differ by this share before we distrust attribute 9.
 POWER_ON_HOURS_TOLERANCE = 0.10
 # ... and always by this many hours (counters tick at different moments on a young drive).
@@ -138,33 +145,35 @@ class Builder:
             self.power_cycles = None
 
     def _power_on_hours(self) -> tuple[Optional[float], bool]:
-        """The power-on hours to keep, and whether they can be trusted: Device Statistics 'Power-on Hours' (a
-        standard statistic) replaces a value that is implausible or disagrees with it."""
-        trusted = True
+        """The power-on hours to keep, and whether they can be trusted. One plausibility rule (plausible_hours)
+        for every source: attribute 9 in all its forms, NVMe, SCSI, JSON's power_on_time, and Device Statistics
+        'Power-on Hours' (a standard statistic), which replaces a value that is implausible or disagrees with it,
+        but only when it is plausible itself."""
         poh = self.power_on_hours
         ds = self.devstats.get(DEVSTAT_POWER_ON_HOURS)
-        ds_hours = ds.value if ds is not None and ds.valid and ds.value is not None and ds.value >= 0 else None
-        if poh is not None and (poh < 0 or poh > MAX_SANE_POWER_ON_HOURS):
-            trusted = False
-            self.notes.append(
-                f"power-on hours {poh:.0f} are not plausible (firmware counter format?); "
-                + ("using Device Statistics Power-on Hours" if ds_hours is not None else "value kept, not trusted")
-            )
-        elif (
-            poh is not None
-            and ds_hours is not None
-            and abs(poh - ds_hours) > max(POWER_ON_HOURS_TOLERANCE * ds_hours, POWER_ON_HOURS_SLACK)
-        ):
-            trusted = False
-            self.notes.append(
-                f"power-on hours {poh:.0f} disagree with Device Statistics Power-on Hours {ds_hours}; "
-                "using Device Statistics"
-            )
-        if not trusted and ds_hours is not None:
-            poh, trusted = float(ds_hours), True  # the standard statistic replaces the implausible attribute
-        if poh is None and ds_hours is not None:
-            poh = float(ds_hours)
-        return poh, trusted
+        ds_hours = float(ds.value) if ds is not None and ds.valid and ds.value is not None else None
+        ds_ok = ds_hours is not None and plausible_hours(ds_hours)
+        ds_text = f"Device Statistics Power-on Hours {ds_hours:,.0f}" if ds_hours is not None else ""
+        if poh is None:
+            if ds_hours is not None and not ds_ok:
+                self.notes.append(f"{ds_text} are not plausible; not used as a clock")
+            return ds_hours, ds_ok or ds_hours is None
+        if not plausible_hours(poh):
+            if ds_ok:
+                self.notes.append(f"power-on hours {poh:,.0f} are not plausible (firmware counter format?); "
+                                  "using Device Statistics Power-on Hours")
+                return ds_hours, True
+            neither = f", nor are {ds_text}" if ds_hours is not None else ""
+            self.notes.append(f"power-on hours {poh:,.0f} are not plausible (firmware counter format?){neither}; "
+                              "value kept, not trusted")
+            return poh, False
+        if ds_hours is not None and not ds_ok:
+            self.notes.append(f"{ds_text} are not plausible; the drive's other power-on hours are used")
+        elif ds_hours is not None and abs(poh - ds_hours) > max(POWER_ON_HOURS_TOLERANCE * ds_hours,
+                                                                POWER_ON_HOURS_SLACK):
+            self.notes.append(f"power-on hours {poh:,.0f} disagree with {ds_text}; using Device Statistics")
+            return ds_hours, True
+        return poh, True
 
     def build(self, device: Optional[str], device_type: Optional[str]) -> Snapshot:
         self._check_ranges()

@@ -41,6 +41,8 @@ _BANNER_RE = re.compile(r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9
 _POWER_ON_TIME_RE = re.compile(
     r"Accumulated power on time, hours:minutes\s+([0-9][0-9,.'’\u202f\u00a0]*):([0-9]{1,2})(?![0-9])"
 )
+_DEVSTAT_TABLE_RE = re.compile(r"Device Statistics \((?:GP|SMART|GP/SMART) Log 0x04\)")
+_DEVSTAT_FAILED_RE = re.compile(r"Read Device Statistics .*failed")
 _NAMESPACE_KEY_RE = re.compile(r"namespace [0-9]+ (size/capacity|formatted lba size)")
 _MESSAGE_RE = re.compile(
     r"(?:Smartctl open device: .*"
@@ -116,7 +118,8 @@ class Section:
     or until ``rows`` returns False (the table ends there and that line is read as any other line). A table
     whose ``rows`` is None is a block of 'Key: value' lines, read by the key handlers, up to the next blank
     line. ``cut_note`` is the note (and ``Snapshot.truncated``) when the output ends inside the table before
-    its closing legend (``rows`` adds the name to ``TextParser.legends`` when it sees that legend).
+    its end: ``rows`` adds the name to ``TextParser.ended`` when it sees the closing legend, or smartctl's
+    message that the rest of the table could not be read.
     """
 
     name: str
@@ -163,18 +166,29 @@ def _attribute_line(p: TextParser, s: str) -> bool:
     if attribute_row(p.b, s):
         return True
     if s[0] == "|":
-        p.legends.add("attributes")
+        p.ended.add("attributes")
         return True
     return False
 
 
+def _devstat_header(p: TextParser, m: re.Match[str]) -> bool:
+    """'Device Statistics (GP Log 0x04)' opens the table; 'Device Statistics (GP/SMART Log 0x04) not supported'
+    and '... supported pages' (the list of pages, with -l devstat,0) are not it."""
+    return _DEVSTAT_TABLE_RE.fullmatch(m.string) is not None
+
+
 def _devstat_line(p: TextParser, s: str) -> bool:
-    """A Device Statistics entry, its '|' legend, or a page title line between the entries."""
+    """A Device Statistics entry, its '|' legend, or a page title line between the entries (pages marked
+    '(empty)' included). smartctl's 'Read Device Statistics page 0x04 failed' ends the table: it printed all
+    it could (the line itself is then read as a message)."""
     if devstat_row(p.b, s):
         return True
     if s[0] == "|":
-        p.legends.add("devstats")
+        p.ended.add("devstats")
         return True
+    if _DEVSTAT_FAILED_RE.match(s):
+        p.ended.add("devstats")
+        return False
     return s.startswith("Page") or "=====" in s
 
 
@@ -198,7 +212,7 @@ SECTIONS = (
     Section("banner", _BANNER_RE, _banner, table=False),
     Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
-    Section("devstats", re.compile(r"Device Statistics \("), rows=_devstat_line, through_blanks=True,
+    Section("devstats", re.compile(r"Device Statistics \("), _devstat_header, rows=_devstat_line, through_blanks=True,
             cut_note="output ends inside the Device Statistics table (truncated?)"),
     # 'SMART/Health Information (NVMe Log 0x02)': its 'Key: value' lines are read with NVME_KEYS
     Section("nvme", re.compile(r"SMART/Health Information")),
@@ -231,7 +245,7 @@ class TextParser:
         self.table: Optional[Section] = None  # the table the reader is in
         self.last_table: Optional[Section] = None  # table the last non-blank line arrived in (truncation check)
         self.seen: set[str] = set()  # names of the tables whose header was read
-        self.legends: set[str] = set()  # names of the tables whose closing legend was read
+        self.ended: set[str] = set()  # names of the tables whose end was read (legend, or a read failure)
         self.banner = False
         self.sections = 0
         self.info_section = False
@@ -472,11 +486,12 @@ class TextParser:
         """Signs of a cut-off capture, each a parse note that also marks the snapshot truncated."""
         b = self.b
         last = self.last_table
-        cut_inside = last.cut_note if last is not None and last.name not in self.legends else None
+        cut_inside = last.cut_note if last is not None and last.name not in self.ended else None
+        unended = self.seen - self.ended  # a table without rows is complete when its end was read
         cut = [
             (cut_inside is not None, cut_inside or ""),
-            ("attributes" in self.seen and not b.attributes, "SMART attribute table header without rows (truncated?)"),
-            ("devstats" in self.seen and not b.devstats, "Device Statistics header without entries (truncated?)"),
+            ("attributes" in unended and not b.attributes, "SMART attribute table header without rows (truncated?)"),
+            ("devstats" in unended and not b.devstats, "Device Statistics header without entries (truncated?)"),
             ("nvme" in self.seen and any(f not in b.nvme for f in _NVME_CORE),
              "NVMe SMART/Health Information block incomplete (truncated?)"),
         ]
