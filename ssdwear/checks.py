@@ -1,4 +1,5 @@
-"""`ssdwear check`: the Nagios/Icinga plugin (exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; perfdata)."""
+"""`ssdwear check`: the Nagios/Icinga plugin (exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN; perfdata), in the format of
+the Nagios plugin development guidelines: a short first line, the drives on the long-output lines."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ from typing import Optional
 from .config import THRESHOLD_NAMES, Threshold
 from .errors import SsdwearError
 from .records import DriveReport
-from .units import human_years
-from .verdict import RETIRE, WATCH, judge
+from .units import human_years, percent_text
+from .verdict import RETIRE, USED_REASON, WATCH, judge
 
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
 STATE_NAMES = {OK: "OK", WARNING: "WARNING", CRITICAL: "CRITICAL", UNKNOWN: "UNKNOWN"}
 _SEVERITY = {OK: 0, UNKNOWN: 1, WARNING: 2, CRITICAL: 3}  # worst first: CRITICAL > WARNING > UNKNOWN > OK
+# Line 1's summary at most this long (NRPE 2 carries 1 KB of output in all; the aggregate perfdata follow it).
+STATUS_TEXT_LIMIT = 300
 FLAG_NAMES = {"years": "years_remaining", "used": "used_percent", "spare": "spare_percent",
               "tbw": "rated_used_percent"}
 
@@ -43,6 +46,12 @@ def _label(r: DriveReport) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]", "_", ident)
 
 
+def _plain(text: str) -> str:
+    """Text for the plugin output: a '|' would end the status text early (Nagios reads the rest as perfdata) and a
+    line break would start another line, so neither comes through as itself ('|' is shown as its escape)."""
+    return text.replace("|", "\\x7c").replace("\r", " ").replace("\n", " ")
+
+
 def _range(t: Threshold, lower_is_worse: bool) -> tuple[str, str]:
     def one(v: Optional[float]) -> str:
         if v is None:
@@ -52,68 +61,133 @@ def _range(t: Threshold, lower_is_worse: bool) -> tuple[str, str]:
     return one(t.warning), one(t.critical)
 
 
-def perfdata(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> str:
+def drive_perfdata(r: DriveReport, t: Mapping[str, Threshold]) -> str:
+    """One drive's perfdata (labels carry its serial, else its device name): empty for a drive not read."""
+    if r.error:
+        return ""
     items = []
-    for r in reports:
-        if r.error:
-            continue
-        label = _label(r)
-        if r.used_percent is not None:
-            w, c = _range(t["used_percent"], False)
-            items.append(f"'used_{label}'={r.used_percent:g}%;{w};{c};0;")
-        p = r.projection
-        if p is not None and p.years_remaining is not None:
-            items.append(f"'years_left_{label}'={p.years_remaining:.2f};;;0;")
-        if p is not None and p.years_remaining_low is not None:  # the figure the thresholds judge
-            w, c = _range(t["years_remaining"], True)
-            items.append(f"'years_left_low_{label}'={p.years_remaining_low:.2f};{w};{c};0;")
-        h = r.health
-        if h.available_spare_percent is not None and h.available_spare_threshold_percent:
-            w, c = _range(t["spare_percent"], True)
-            items.append(f"'spare_{label}'={h.available_spare_percent}%;{w};{c};0;100")
-        if r.writes.rated_used_percent is not None:
-            w, c = _range(t["rated_used_percent"], False)
-            items.append(f"'tbw_used_{label}'={r.writes.rated_used_percent:g}%;{w};{c};0;")
-        if r.writes.host_bytes_written is not None:
-            items.append(f"'written_{label}'={r.writes.host_bytes_written}B;;;0;")
+    label = _label(r)
+    if r.used_percent is not None:
+        w, c = _range(t["used_percent"], False)
+        items.append(f"'used_{label}'={r.used_percent:g}%;{w};{c};0;")
+    p = r.projection
+    if p is not None and p.years_remaining is not None:
+        items.append(f"'years_left_{label}'={p.years_remaining:.2f};;;0;")
+    if p is not None and p.years_remaining_low is not None:  # the figure the thresholds judge
+        w, c = _range(t["years_remaining"], True)
+        items.append(f"'years_left_low_{label}'={p.years_remaining_low:.2f};{w};{c};0;")
+    h = r.health
+    if h.available_spare_percent is not None and h.available_spare_threshold_percent:
+        w, c = _range(t["spare_percent"], True)
+        items.append(f"'spare_{label}'={h.available_spare_percent}%;{w};{c};0;100")
+    if r.writes.rated_used_percent is not None:
+        w, c = _range(t["rated_used_percent"], False)
+        items.append(f"'tbw_used_{label}'={r.writes.rated_used_percent:g}%;{w};{c};0;")
+    if r.writes.host_bytes_written is not None:
+        items.append(f"'written_{label}'={r.writes.host_bytes_written}B;;;0;")
     return " ".join(items)
 
 
-def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tuple[int, str]:
-    """(exit code, plugin output: status line | perfdata, then one line per drive)."""
-    states: list[tuple[int, DriveReport, str]] = []
-    for r in reports:
-        who = " ".join(x for x in (r.device and r.where, r.model, r.serial and f"[{r.serial}]") if x)
-        if r.error:
-            states.append((UNKNOWN, r, f"{who}: cannot read: {r.error}"))
-            continue
-        verdict = judge(r, t)
-        state = CRITICAL if verdict.level == RETIRE else WARNING if verdict.level == WATCH else OK
-        detail = verdict.reasons[0] if verdict.reasons else _summary(r)
-        states.append((state, r, f"{who}: {detail}"))
-    worst = max((s for s, _, _ in states), key=lambda s: _SEVERITY[s], default=UNKNOWN)
-    bad = [text for s, _, text in states if s != OK]
+def perfdata(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> str:
+    """Every drive's perfdata on one line (the long output carries it one drive a line)."""
+    return " ".join(x for x in (drive_perfdata(r, t) for r in reports) if x)
+
+
+def _aggregate(states: Sequence[tuple[int, DriveReport, str, str]], t: Mapping[str, Threshold]) -> str:
+    """The few figures of line 1: how many drives in each state, the least pessimistic life, the most wear."""
+    count = {s: sum(1 for state, *_ in states if state == s) for s in (WARNING, CRITICAL, UNKNOWN)}
+    items = [f"'drives'={len(states)};;;0;", f"'drives_warning'={count[WARNING]};;;0;",
+             f"'drives_critical'={count[CRITICAL]};;;0;", f"'drives_unknown'={count[UNKNOWN]};;;0;"]
+    lows = [r.projection.years_remaining_low for _, r, _, _ in states
+            if not r.error and r.projection is not None and r.projection.years_remaining_low is not None]
+    if lows:
+        w, c = _range(t["years_remaining"], True)
+        items.append(f"'years_left_low_min'={min(lows):.2f};{w};{c};0;")
+    used = [r.used_percent for _, r, _, _ in states if not r.error and r.used_percent is not None]
+    if used:
+        w, c = _range(t["used_percent"], False)
+        items.append(f"'used_max'={max(used):g}%;{w};{c};0;")
+    return " ".join(items)
+
+
+def _head(states: Sequence[tuple[int, DriveReport, str, str]]) -> str:
+    """Line 1's summary: the drives that are not OK, worst first, as many as fit in STATUS_TEXT_LIMIT."""
     if not states:
-        head = "no drives found"
-    elif bad:
-        head = f"{len(bad)} of {len(states)} drives: " + "; ".join(bad)
-    else:
+        return "no drives found"
+    bad = [(r, short) for s, r, short, _ in states if s != OK]
+    warned = sum(1 for s, r, _, _ in states if s == OK and r.warnings)
+    tail = f"; {warned} more with warnings (below)" if warned else ""
+    if not bad:
         head = f"{len(states)} drives OK"
-        lows = [(r.projection.years_remaining_low, r) for _, r, _ in states
+        lows = [(r.projection.years_remaining_low, r) for _, r, _, _ in states
                 if r.projection is not None and r.projection.years_remaining_low is not None]
         if lows:
             years, least = min(lows, key=lambda x: x[0])
-            head += f", least life left: {least.device} {human_years(years)} years at the pessimistic end"
-    line = f"SSDWEAR {STATE_NAMES[worst]} - {head}"
-    perf = perfdata(reports, t)
-    long_text = "\n".join(text for _, _, text in states)
-    return worst, f"{line} | {perf}\n{long_text}" if perf else f"{line}\n{long_text}"
+            head += f", least life left: {least.where} {human_years(years)} years at the pessimistic end"
+        return head + tail
+    head = f"{len(bad)} of {len(states)} drives: "
+    shown: list[str] = []
+    for i, (_, short) in enumerate(bad):
+        rest = len(bad) - i - 1
+        more = f"; and {rest} more (below)" if rest else ""
+        if shown and len(head + "; ".join([*shown, short]) + more) > STATUS_TEXT_LIMIT:
+            return head + "; ".join(shown) + f"; and {len(bad) - i} more (below)" + tail
+        shown.append(short)
+    text = head + "; ".join(shown)
+    if len(text) > STATUS_TEXT_LIMIT:  # one drive's own words too long for line 1: the whole text is below
+        text = text[:STATUS_TEXT_LIMIT - 3].rstrip() + "..."
+    return text + tail
+
+
+def _drive_state(r: DriveReport, t: Mapping[str, Threshold]) -> tuple[int, str, str]:
+    """(state, the words for line 1, the drive's long-output line) of one drive."""
+    who = " ".join(x for x in (r.device and r.where, r.model, r.serial and f"[{r.serial}]") if x)
+    if r.error:
+        return UNKNOWN, f"{who}: cannot read: {r.error}", f"{who}: UNKNOWN: cannot read: {r.error}"
+    verdict = judge(r, t)
+    state = CRITICAL if verdict.level == RETIRE else WARNING if verdict.level == WATCH else OK
+    used = None if r.used_percent is None else f"{percent_text(r.used_percent, r.used_at_least)} used"
+    if verdict.reasons:
+        said = [used] if used and not any(x.startswith(USED_REASON) for x in verdict.reasons) else []
+        first = verdict.reasons[0]
+        short = f"{who}: {first}" if first.startswith(USED_REASON) or not used else f"{who}: {used}; {first}"
+        parts = [*said, *verdict.reasons]
+    else:
+        short = f"{who}: {_summary(r)}"
+        parts = [_summary(r)]
+    said_already = [_letters(x) for x in verdict.reasons]
+    parts += [f"warning: {w}" for w in r.warnings if not any(_letters(w).startswith(x) for x in said_already)]
+    return state, short, f"{who}: {STATE_NAMES[state]}: {'; '.join(parts)}"
+
+
+def _letters(text: str) -> str:
+    """Only the letters and digits, lower-cased: a warning that repeats a reason in other punctuation is said once."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold], notes: Sequence[str] = ()) -> tuple[int, str]:
+    """(exit code, plugin output), in the Nagios plugin format: line 1 the status, a short summary and a few
+    aggregate perfdata; then one line per drive (worst first, with its warnings) and the `notes` (RAID volumes);
+    the last of them carries, after a '|', the first drive's perfdata, and each further drive's follows on a line
+    of its own (the plugin guidelines' multi-line perfdata)."""
+    states = [(state, r, short, text) for r in reports for state, short, text in [_drive_state(r, t)]]
+    states.sort(key=lambda x: -_SEVERITY[x[0]])
+    worst = max((s for s, *_ in states), key=lambda s: _SEVERITY[s], default=UNKNOWN)
+    line = f"SSDWEAR {STATE_NAMES[worst]} - {_plain(_head(states))}"
+    if states:
+        line += f" | {_aggregate(states, t)}"
+    long_lines = [_plain(text) for *_, text in states] + [_plain(n) for n in notes]
+    perf = [x for x in (drive_perfdata(r, t) for _, r, _, _ in states) if x]
+    if perf and long_lines:
+        long_lines[-1] += f" | {perf[0]}"
+        long_lines += perf[1:]
+    return worst, "\n".join([line, *long_lines])
 
 
 def _summary(r: DriveReport) -> str:
     parts = []
     if r.used_percent is not None:
-        parts.append(f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} % used")
+        parts.append(f"{percent_text(r.used_percent, r.used_at_least)} used")
     p = r.projection
     if p is not None and p.years_remaining_low is not None:
         central = "no end in sight" if p.years_remaining is None else f"{human_years(p.years_remaining)} years left"

@@ -226,8 +226,8 @@ _GLOBAL_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] 
                  "running smartctl (tests, demos); the history is used only with --db or SSDWEAR_DB."),
     click.option("--fallback-replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
                  callback=_into_app("fallback_replay"), help="When this machine has no SMART drive or no smartctl, "
-                 "report the recorded outputs in DIR instead, and say so (report, status, check, retire-check, "
-                 "scan)."),
+                 "report the recorded outputs in DIR instead, and say so (report, status, retire-check, scan; "
+                 "never check)."),
 )
 
 
@@ -425,8 +425,8 @@ def find_devices(app: App, session: Session, names: Sequence[str], device_type: 
 
 def no_fallback(app: App, command: str) -> None:
     if app.fallback_replay:
-        raise UsageError(f"--fallback-replay is for the reporting commands (report, status, check, retire-check, "
-                         f"scan); {command} acts on this machine's drives")
+        raise UsageError(f"--fallback-replay is for the reporting commands (report, status, retire-check, scan); "
+                         f"{command} acts on this machine's drives")
 
 
 # The commands live in ssdwear/commands/ and register themselves on `cli` when imported.

@@ -221,3 +221,21 @@ def fmt_years(central: Optional[float], low: Optional[float], high: Optional[flo
     if human_years(low) == human_years(high):
         return human_years(central)
     return f"{human_years(central)} ({human_years(low)}-{human_years(high)})"
+
+
+# Other figures for people, one form each everywhere (tables, cron mail, check, retire-check, plan)
+
+
+def rate_text(rate: float) -> str:
+    """A wear rate in % a year to three significant figures, never in exponent form: '5.35', '0.0145', '11,402'."""
+    if rate == 0 or not math.isfinite(rate):
+        return f"{rate:g}"
+    if abs(rate) >= 100:
+        return f"{rate:,.0f}"
+    text = f"{rate:.{max(0, 2 - math.floor(math.log10(abs(rate))))}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def percent_text(percent: float, at_least: bool = False) -> str:
+    """Wear used: '15 %', '0.9551 %', '≥ 255 %' when the indicator saturated (the true value is that or more)."""
+    return f"{'≥ ' if at_least else ''}{percent:.4g} %"

@@ -8,13 +8,14 @@ from typing import Final, Literal, Optional
 
 from .config import DEFAULT_THRESHOLDS, Threshold
 from .records import DriveReport
-from .units import human_years
+from .units import human_years, percent_text
 
 Level = Literal["keep", "watch", "retire"]
 KEEP: Final = "keep"
 WATCH: Final = "watch"
 RETIRE: Final = "retire"
 _RANK: dict[Level, int] = {KEEP: 0, WATCH: 1, RETIRE: 2}
+USED_REASON = "wear used"  # how the finding on the wear figure begins ('wear used 85 % of rated endurance (...)')
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,8 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
         if value:
             add(WATCH, f"{value:,} {what}")
     if r.used_percent is not None:
-        shown = f"{'≥ ' if r.used_at_least else ''}{r.used_percent:g} %"
-        add(_higher_is_worse(r.used_percent, t["used_percent"]), f"wear used {shown} of rated endurance "
-            f"({r.used_source})")
+        add(_higher_is_worse(r.used_percent, t["used_percent"]),
+            f"{USED_REASON} {percent_text(r.used_percent, r.used_at_least)} of rated endurance ({r.used_source})")
     if r.writes.rated_used_percent is not None:
         add(_higher_is_worse(r.writes.rated_used_percent, t["rated_used_percent"]),
             f"{r.writes.rated_used_percent:g} % of rated writes (TBW) used ({r.writes.rating_source})")

@@ -214,7 +214,7 @@ def test_global_options_work_before_or_after_the_command(tmp_path: Path) -> None
     assert run(["report", "--smartctl", str(tmp_path / "nope")]).stderr.startswith("ssdwear: smartctl not found")
 
 
-@pytest.mark.parametrize("command", [["status"], ["check"], ["scan"], ["report"]])
+@pytest.mark.parametrize("command", [["status"], ["scan"], ["report"]])
 def test_fallback_replay_serves_the_reporting_commands(tmp_path: Path, command: list[str]) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()

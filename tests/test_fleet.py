@@ -222,23 +222,135 @@ def check(args: list[str], folder: str = "intel", config: str | None = None, tmp
     return invoke(["check", *args], app)
 
 
+def nagios(output: str) -> tuple[str, str, list[str], list[str]]:
+    """The plugin output as Nagios core reads it: line 1's status text and perfdata, the long-output lines, and the
+    perfdata after the first '|' below line 1, with every line after it (the guidelines' multi-line format)."""
+    first, *rest = output.rstrip("\n").split("\n")
+    text, _, perf = first.partition("|")
+    long_lines: list[str] = []
+    perf_lines: list[str] = []
+    for i, line in enumerate(rest):
+        if "|" in line:
+            before, _, after = line.partition("|")
+            long_lines.append(before.rstrip())
+            perf_lines = [after.strip(), *rest[i + 1:]]
+            break
+        long_lines.append(line)
+    return text.strip(), perf.strip(), long_lines, perf_lines
+
+
 def test_check_ok_with_perfdata(tmp_path: Path) -> None:
     result = check([], config="represents: 1d\n", tmp_path=tmp_path)
     assert result.exit_code == 0
-    first = result.stdout.splitlines()[0]
+    text, perf, long_lines, perf_lines = nagios(result.stdout)
     # The pessimistic end is what the thresholds judge (for the 320's timed window: one E2h step faster).
-    assert first.startswith("SSDWEAR OK - 4 drives OK, least life left: /dev/sdb 4.5 years at the pessimistic end | ")
+    assert text == "SSDWEAR OK - 4 drives OK, least life left: /dev/sdb 4.5 years at the pessimistic end"
+    # Line 1 carries a few aggregate figures only; each drive's perfdata is on the long-output lines.
+    assert perf == ("'drives'=4;;;0; 'drives_warning'=0;;;0; 'drives_critical'=0;;;0; 'drives_unknown'=0;;;0; "
+                    "'years_left_low_min'=4.52;2:;0.5:;0; 'used_max'=15%;80;100;0;")
+    assert len(long_lines) == 4 and all(line.split()[0].startswith("/dev/sd") for line in long_lines)
+    assert "/dev/sda INTEL SSDSA2BZ200G3 [CVPR0000SEED710]: OK: 0 % used, 18.7 years left (17.5 pessimistic; " \
+           "timed-workload)" in long_lines
+    assert len(perf_lines) == 4  # one drive a line
     assert "'used_CVPR0000SEED710'=0%;80;100;0; 'years_left_CVPR0000SEED710'=18.70;;;0; " \
-           "'years_left_low_CVPR0000SEED710'=17.53;2:;0.5:;0;" in first
-    assert "'tbw_used_CVPR0000SEED710'=0.01%;80;100;0;" in first
-    assert len(result.stdout.splitlines()) == 5  # status line + one line per drive
+           "'years_left_low_CVPR0000SEED710'=17.53;2:;0.5:;0; 'tbw_used_CVPR0000SEED710'=0.01%;80;100;0; " \
+           "'written_CVPR0000SEED710'=67108864000B;;;0;" in perf_lines
 
 
-def test_check_warning_from_flags(tmp_path: Path) -> None:
+def test_check_warning_from_flags_says_the_percent_used(tmp_path: Path) -> None:
     result = check(["--warning-years", "5"], config="represents: 1d\n", tmp_path=tmp_path)
     assert result.exit_code == 1
-    assert result.stdout.startswith("SSDWEAR WARNING - 1 of 4 drives: /dev/sdb INTEL SSDSA2CW120G3")
-    assert "'years_left_CVPR0000SEED320'=4.60;;;0; 'years_left_low_CVPR0000SEED320'=4.52;5:;0.5:;0;" in result.stdout
+    text, perf, long_lines, perf_lines = nagios(result.stdout)
+    assert text == ("SSDWEAR WARNING - 1 of 4 drives: /dev/sdb INTEL SSDSA2CW120G3 [CVPR0000SEED320]: 0 % used; "
+                    "4.6 years left, 4.5 at the fast end of the counter's resolution (timed-workload)")
+    assert "'drives_warning'=1;;;0;" in perf and "'years_left_low_min'=4.52;5:;0.5:;0;" in perf
+    assert long_lines[0].startswith("/dev/sdb INTEL SSDSA2CW120G3 [CVPR0000SEED320]: WARNING: 0 % used; 4.6 years")
+    assert "'years_left_CVPR0000SEED320'=4.60;;;0; 'years_left_low_CVPR0000SEED320'=4.52;5:;0.5:;0;" in perf_lines[0]
+
+
+def test_check_line_one_stays_short_on_a_large_machine(tmp_path: Path) -> None:
+    """40 drives all in WARNING: line 1 names as many as fit and counts the rest, under NRPE 2's 1 KB; every
+    drive keeps its line and its perfdata below."""
+    import shutil
+
+    folder = tmp_path / "jbod"
+    folder.mkdir()
+    one = (FIXTURES / "fleet" / "smartctl --json=c -x -n standby -d nvme _dev_nvme0.out").read_text()
+    devices = []
+    for i in range(40):
+        name = f"/dev/nvme{i}"
+        devices.append({"name": name, "info_name": name, "type": "nvme", "protocol": "NVMe"})
+        stem = f"smartctl --json=c -x -n standby -d nvme _dev_nvme{i}"
+        (folder / f"{stem}.out").write_text(one.replace("S436NA0M000001", f"S436NA0M{i:06d}")
+                                            .replace('"/dev/nvme0"', f'"{name}"'))
+        (folder / f"{stem}.rc").write_text("0\n")
+    scan = FIXTURES / "fleet" / "smartctl --scan-open --json=c.out"
+    doc = json.loads(scan.read_text())
+    doc["devices"] = devices
+    (folder / scan.name).write_text(json.dumps(doc))
+    shutil.copy(FIXTURES / "fleet" / "smartctl --scan-open --json=c.rc", folder)
+    result = check(["--warning-used", "5"], folder=str(folder))
+    assert result.exit_code == 1
+    first = result.stdout.split("\n")[0]
+    assert len(first.encode()) < 1024, len(first.encode())
+    text, perf, long_lines, perf_lines = nagios(result.stdout)
+    assert text.startswith("SSDWEAR WARNING - 40 of 40 drives: /dev/nvme") and text.endswith("more (below)")
+    assert perf.count("=") == 6
+    assert len(long_lines) == 40 and len(perf_lines) == 40
+    assert all(f"'used_S436NA0M{i:06d}'=" in " ".join(perf_lines) for i in range(40))
+
+
+def test_drive_warnings_reach_the_check_output(tmp_path: Path) -> None:
+    """A drive whose wear indicators disagree (a real Intel 545s output in place of /dev/sdd): the check says so
+    on the drive's line, and counts it on line 1."""
+    import shutil
+
+    from conftest import CORPUS
+
+    folder = tmp_path / "machine"
+    shutil.copytree(FIXTURES / "intel", folder)
+    read = folder / "smartctl --json=c -x -n standby -d sat _dev_sdd.out"
+    read.write_bytes((CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsc2kw256g8__1.txt").read_bytes())
+    result = check([], folder=str(folder), config="represents: 1d\n", tmp_path=tmp_path)
+    assert result.exit_code == 0
+    text, _, long_lines, _ = nagios(result.stdout)
+    line = next(x for x in long_lines if x.startswith("/dev/sdd "))
+    assert "OK: 7 % used" in line
+    assert "warning: wear indicators disagree: attribute 233 Media_Wearout_Indicator" in line
+    assert text.endswith("; 1 more with warnings (below)")
+
+
+def test_a_bar_in_a_drive_string_cannot_end_the_status_text(tmp_path: Path) -> None:
+    """Issue 16: a '|' in a model string ended check's status text early; the rest was read as perfdata."""
+    import shutil
+
+    folder = tmp_path / "machine"
+    shutil.copytree(FIXTURES / "intel", folder)
+    read = folder / "smartctl --json=c -x -n standby -d sat _dev_sdd.out"
+    read.write_text(read.read_text().replace("Samsung SSD 860 EVO 1TB", "Samsung|SSD 860 EVO 1TB"))
+    result = check(["--warning-used", "5"], folder=str(folder), config="represents: 1d\n", tmp_path=tmp_path)
+    assert result.exit_code == 1
+    text, perf, long_lines, perf_lines = nagios(result.stdout)
+    assert "/dev/sdd Samsung\\x7cSSD 860 EVO 1TB [S3Z9NB0K000000X]: wear used 5 % of rated endurance" in text
+    assert perf.startswith("'drives'=4;") and "Samsung" not in perf
+    assert any(x.startswith("/dev/sdd Samsung\\x7cSSD 860 EVO 1TB") for x in long_lines)
+    assert all(x.startswith("'") for x in perf_lines)
+
+
+def test_check_refuses_fallback_replay(tmp_path: Path) -> None:
+    """Issue 16: on a machine without drives, --fallback-replay made check answer OK from the recordings, with the
+    only hint on stderr (which Nagios drops). A monitoring check never reports recorded drives as this machine's."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "smartctl --scan-open --json=c.out").write_text('{"smartctl": {"version": [7, 3]}}')
+    app = App(runner=ReplayRunner(empty), clock=lambda: T0, no_history=True)
+    for args in (["--fallback-replay", str(FIXTURES / "intel"), "check"],
+                 ["check", "--fallback-replay", str(FIXTURES / "intel")]):
+        result = invoke(args, app)
+        assert result.exit_code == 3
+        assert result.stdout.startswith("SSDWEAR UNKNOWN - --fallback-replay refused: a monitoring check reports "
+                                        "this machine's drives")
+        assert len(result.stdout.strip().splitlines()) == 1 and "CVPR0000SEED710" not in result.stdout
 
 
 def test_check_critical_from_config_thresholds(tmp_path: Path) -> None:

@@ -140,14 +140,17 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
     from ..checks import UNKNOWN, evaluate, thresholds_from
 
     try:
+        if app.fallback_replay:
+            raise SsdwearError("--fallback-replay refused: a monitoring check reports this machine's drives, never "
+                               "recorded ones (--replay DIR checks recordings on purpose)")
         with opened(app, represents) as first:
             thresholds = thresholds_from(first.config.thresholds, levels)
-            session, targets = find_devices(app, first, devices, device_type)
+            session, targets = find_devices(app, first, devices, device_type, fallback=False)
             try:
                 if not targets:
                     raise no_drives(session)
-                code, text = evaluate(session.assess(session.read(targets)), thresholds)
-                text += "".join(f"\n{v.device}: {v.note}" for v in session.raid_volumes)
+                reports = session.assess(session.read(targets))
+                code, text = evaluate(reports, thresholds, [f"{v.device}: {v.note}" for v in session.raid_volumes])
             finally:
                 session.close()
     except SsdwearError as exc:
