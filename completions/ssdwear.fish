@@ -20,7 +20,7 @@ complete -c ssdwear -n '__fish_use_subcommand' -a measure -d 'Start, wait with a
 complete -c ssdwear -n '__fish_use_subcommand' -a plan -d 'Which drive lasts how long under this workload: every candidates proje'
 complete -c ssdwear -n '__fish_use_subcommand' -a report -d 'Read the drives and report wear used, the measured window, rate and ye'
 complete -c ssdwear -n '__fish_use_subcommand' -a retire-check -d 'Verdict for one drive: keep, watch or retire, with the reasons'
-complete -c ssdwear -n '__fish_use_subcommand' -a sample -d 'Read every drive and store one sample each: the command for cron and s'
+complete -c ssdwear -n '__fish_use_subcommand' -a sample -d 'Read every drive, store one sample each (for cron, timers)'
 complete -c ssdwear -n '__fish_use_subcommand' -a scan -d 'List the drives smartctl can open, with their -d types'
 complete -c ssdwear -n '__fish_use_subcommand' -a start -d 'Reset Intels timed-workload timer (E4h) and record the reset and a bas'
 complete -c ssdwear -n '__fish_use_subcommand' -a status -d 'Show each drives timed-workload window so far and whether it is valid '
@@ -139,7 +139,7 @@ complete -c ssdwear -n '__fish_seen_subcommand_from retire-check' -l help -s h -
 complete -c ssdwear -n '__fish_seen_subcommand_from retire-check' -a '(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)'
 complete -c ssdwear -n '__fish_seen_subcommand_from retire-check' -F
 complete -c ssdwear -n '__fish_seen_subcommand_from sample' -s d -l type -r -d 'smartctl -d type for the DEVICEs given (e.g. sat, nvme, megaraid,28)'
-complete -c ssdwear -n '__fish_seen_subcommand_from sample' -l textfile -r -F -d 'Also write DIR/ssdwear.prom (atomically) for node_exporters textfile c'
+complete -c ssdwear -n '__fish_seen_subcommand_from sample' -l textfile -r -F -d 'Also write DIR/ssdwear.prom (atomically) for node_exporter. Default: t'
 complete -c ssdwear -n '__fish_seen_subcommand_from sample' -l smartctl -r -F -d 'smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin,'
 complete -c ssdwear -n '__fish_seen_subcommand_from sample' -l config -r -F -d 'Extra config file read after /etc/ssdwear/config.yaml and ~/.config/ss'
 complete -c ssdwear -n '__fish_seen_subcommand_from sample' -l db -r -F -d 'History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.d'

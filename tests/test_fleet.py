@@ -210,6 +210,71 @@ def test_history_ignores_rows_dated_after_now_and_says_so(fleet) -> None:
     assert len(one.stdout.splitlines()) == 2 and "dated after now" in one.stderr
 
 
+# -- cron and systemd: the shipped units, with and without node_exporter ------------------------------------
+
+
+def shipped_commands() -> list[list[str]]:
+    """The ssdwear arguments the shipped cron.d line and systemd unit run."""
+    import shlex
+
+    from conftest import ROOT
+
+    cron = [line for line in (ROOT / "contrib" / "cron.d-ssdwear").read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+    unit = [line.split("=", 1)[1] for line in (ROOT / "contrib" / "systemd" / "ssdwear-sample.service").read_text()
+            .splitlines() if line.startswith("ExecStart=")]
+    assert len(cron) == 1 and len(unit) == 1
+    commands = [shlex.split(cron[0])[6:], shlex.split(unit[0])]  # minute hour day month weekday user: then argv
+    for argv in commands:
+        assert argv[0] == "/usr/local/bin/ssdwear"
+    return [argv[1:] for argv in commands]
+
+
+@pytest.mark.parametrize("node_exporter", [False, True])
+def test_the_shipped_units_work_with_or_without_node_exporter(isolated: Path, node_exporter: bool) -> None:
+    """Issue 17.13: the units hard-coded --textfile /var/lib/prometheus/node-exporter, so on a host without it
+    sample stored nothing and cron mailed click's 'Directory does not exist' every hour. Now they name no
+    directory; the system config's textfile_dir (as the README says) adds the textfile where node_exporter is."""
+    from ssdwear.store import Store
+
+    textfile_dir = isolated / "node-exporter"
+    if node_exporter:
+        textfile_dir.mkdir()
+        (isolated / "etc-config.yaml").write_text(f"textfile_dir: {textfile_dir}\n")  # /etc/ssdwear/config.yaml
+    for n, argv in enumerate(shipped_commands(), 1):
+        # A directory named here would be this machine's real one (and missing on a host without node_exporter).
+        assert "--textfile" not in argv
+        result = invoke(argv, App(runner=ReplayRunner(FIXTURES / "fleet"), clock=lambda: T0))
+        assert result.exit_code == 0 and result.stdout == "" and result.stderr == ""  # cron mails nothing
+        with Store.open(isolated / "history.db", write=False) as store:
+            assert store.count_samples() == 2 * n
+        assert (textfile_dir / "ssdwear.prom").is_file() == node_exporter
+
+
+def test_sample_stores_the_samples_whatever_happens_to_the_textfile(isolated: Path) -> None:
+    from ssdwear.store import Store
+
+    missing = isolated / "no-node-exporter"
+    result = invoke(["sample", "--textfile", str(missing)], App(runner=ReplayRunner(FIXTURES / "fleet")))
+    assert result.exit_code == 3 and result.stdout == ""  # not click's usage error (exit 2)
+    assert result.stderr == (f"ssdwear: warning: textfile not written: {missing} does not exist (node_exporter's "
+                             "textfile directory: create it, or drop --textfile / textfile_dir); the samples are "
+                             "stored\n")
+    with Store.open(isolated / "history.db", write=False) as store:
+        assert store.count_samples() == 2
+    assert not missing.exists()
+
+
+def test_sample_no_history_writes_the_textfile_only(isolated: Path) -> None:
+    textfile_dir = isolated / "prom"
+    textfile_dir.mkdir()
+    result = invoke(["--no-history", "sample", "--textfile", str(textfile_dir)],
+                    App(runner=ReplayRunner(FIXTURES / "fleet")))
+    assert result.exit_code == 0 and result.output == ""
+    assert "ssdwear_used_ratio" in (textfile_dir / "ssdwear.prom").read_text()
+    assert not (isolated / "history.db").exists()
+
+
 # -- check (Nagios) --------------------------------------------------------------------------------
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -39,50 +39,68 @@ from ..streams import write
 if TYPE_CHECKING:
     from ..units import Limits
 
+if TYPE_CHECKING:
+    from ..records import DriveReport
+    from ..session import Session
+
 
 @cli.command()
 @devices_argument
 @device_type_option
-@click.option("--textfile", metavar="DIR", type=click.Path(file_okay=False, exists=True),
-              help="Also write DIR/ssdwear.prom (atomically) for node_exporter's textfile collector. "
-                   "Default: textfile_dir from the config file.")
+@click.option("--textfile", metavar="DIR",
+              help="Also write DIR/ssdwear.prom (atomically) for node_exporter. Default: the config's textfile_dir.")
 @global_options
 @click.pass_obj
 @handle_errors
 def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
-    """Read every drive and store one sample each: the command for cron and systemd timers.
+    """Read every drive, store one sample each (for cron, timers).
 
     Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
-    only when something failed, naming the drive on stderr.
+    only when something failed, naming the drive on stderr. The samples are stored whatever happens to
+    the textfile: a textfile that cannot be written (its directory missing: no node_exporter here) is
+    one line on stderr and exit 3. With --no-history it writes the textfile only.
 
     \b
-    Example (crontab, hourly):
-      17 * * * *  root  ssdwear sample --textfile /var/lib/prometheus/node-exporter
+    Example (crontab, hourly; the textfile from textfile_dir in /etc/ssdwear/config.yaml):
+      17 * * * *  root  /usr/local/bin/ssdwear sample
     """
     no_fallback(app, "sample")
     with opened(app) as session:
+        directory = textfile or session.config.textfile_dir
         targets = session.devices(device_arguments(devices), device_type)
         if not targets:
             raise no_drives(session)
         outcomes = session.read(targets)
         reports = session.assess(outcomes)
-        directory = textfile or session.config.textfile_dir
-        textfile_failed = False
-        if directory:  # written before the samples are stored: monitoring goes on when the database is broken
-            from ..prometheus import exposition, write_textfile
-
-            try:
-                write_textfile(Path(directory), exposition(reports, app.clock().timestamp()))
-            except OSError as exc:
-                session.warn(f"cannot write {directory}/ssdwear.prom: {exc.strerror or exc}")
-                textfile_failed = True
-        unstored = session.remember()
+        # Written before the samples are stored (monitoring goes on when the database is broken); a textfile that
+        # cannot be written never stops the samples.
+        textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), reports,
+                                                                  app.clock().timestamp())
+        textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
+        unstored = [] if textfile_only else session.remember()
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(reports, session, "json")
         if code == EXIT_OK and (unstored or textfile_failed):
             code = EXIT_PARTIAL
     sys.exit(code)
+
+
+def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float) -> bool:
+    """DIR/ssdwear.prom; False (with one warning) when it cannot be written."""
+    from ..prometheus import exposition, write_textfile
+
+    if not directory.is_dir():
+        why = "is not a directory" if directory.exists() else "does not exist"
+        session.warn(f"textfile not written: {directory} {why} (node_exporter's textfile directory: create it, or "
+                     "drop --textfile / textfile_dir); the samples are stored")
+        return False
+    try:
+        write_textfile(directory, exposition(reports, now))
+    except OSError as exc:
+        session.warn(f"textfile not written: {directory}/ssdwear.prom: {exc.strerror or exc}; the samples are stored")
+        return False
+    return True
 
 
 class NagiosCommand(click.Command):
