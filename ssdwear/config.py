@@ -315,7 +315,8 @@ class _Reader:
 
     def rating(self, node: Any, key: str) -> Rating:
         fields = self.mapping(node, key)
-        allowed = {"model", "serial", "tbw", "dwpd", "warranty_years", "note", "capacity", "nand"}
+        allowed = {"model", "serial", "tbw", "tbw_low", "tbw_high", "dwpd", "warranty_years", "note", "capacity",
+                   "nand"}
         for name, (key_node, _) in fields.items():
             if name not in allowed:
                 raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
@@ -335,8 +336,16 @@ class _Reader:
         dwpd = self.number(fields["dwpd"][1], f"{key}.dwpd", DWPD) if "dwpd" in fields else None
         years = (self.number(fields["warranty_years"][1], f"{key}.warranty_years", YEARS)
                  if "warranty_years" in fields else None)
-        if tbw is None and (dwpd is None or years is None):
-            raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB) or both 'dwpd' and 'warranty_years'")
+        # A published range and no single figure (for `plan`; a range attaches no rated TBW to a drive).
+        low, high = (self.size(fields[k][1], f"{key}.{k}", RATED_WRITES) if k in fields else None
+                     for k in ("tbw_low", "tbw_high"))
+        if (low is None) != (high is None) or (low is not None and (tbw is not None or dwpd is not None)):
+            raise self.error(node, key, "a range needs both 'tbw_low' and 'tbw_high', and neither 'tbw' nor 'dwpd'")
+        if low is not None and high is not None and low >= high:
+            raise self.error(fields["tbw_low"][1], f"{key}.tbw_low", "must be below tbw_high")
+        if tbw is None and low is None and (dwpd is None or years is None):
+            raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB), both 'dwpd' and 'warranty_years', or a range "
+                                        "'tbw_low' and 'tbw_high'")
         # For `plan`: the nominal capacity (DWPD ratings need it when no drive says it) and the raw NAND (the
         # spare-area model needs it).
         capacity = self.size(fields["capacity"][1], f"{key}.capacity", CAPACITY) if "capacity" in fields else None
@@ -345,6 +354,7 @@ class _Reader:
             raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
                                                                "(e.g. capacity: 200 GB, nand: 320 GiB)")
         note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
-            f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years")
+            f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
+            f"{(low or 0) / 1e12:g}-{(high or 0) / 1e12:g} TB")
         return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
-                      nominal_capacity_bytes=capacity, nand_bytes=nand)
+                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high)

@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from . import spare as spare_mod
 from . import vendors
-from .ratings import Rating, attaches, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
+from .ratings import Rating, attaches, bytes_span, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
 from .records import DriveReport, Projection, Sample, Snapshot, Writes
 
 DAYS_PER_YEAR = 365
@@ -89,6 +89,7 @@ class Candidate:
     measured: Optional[Measured] = None
     variant: Optional[str] = None  # a published spare-area rating listed as its own candidate
     rated_bytes: Optional[float] = None  # what the years rest on (after the spare area)
+    rated_range: Optional[tuple[float, float]] = None  # the same for a range rating (its low and high ends)
     rating_text: str = ""
     years: Optional[float] = None
     years_low: Optional[float] = None
@@ -358,20 +359,24 @@ def fit_of(years: Optional[float], low: Optional[float], high: Optional[float], 
 
 def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare: Optional[float],
                      family: Sequence[Rating], variant: bool = False) -> Candidate:
+    """A catalogue or config entry at this workload. A range rating (the SSD 320's 5-60 TB) gives years over the
+    whole range: its low end at the workload's high end to its high end at the workload's low end, no central."""
     name = entry.name
-    full = entry.bytes_for(None)
+    full, span = entry.bytes_for(None), entry.bytes_range
     notes: list[str] = []
-    result = None
+    result, gain = None, 1.0
     if variant:
         assert entry.spare_area_bytes is not None
         name = f"{name}, {entry.spare_area_wording or f'{entry.spare_area_percent:g} % spare area'}"
         rated: Optional[float] = float(entry.spare_area_bytes)
         text = f"{bytes_text(entry.spare_area_bytes)} (published)"
-    elif spare is not None and full is not None:
+    elif spare is not None and (full is not None or span is not None):
         result = spare_result(entry, family, spare)
-        rated = full * (result.gain or 1.0)
-        text = _rating(rated) + {"published": " (published)", "model": " (model)",
-                                 "published+model": " (published + model)", "not modelled": ""}[result.method]
+        gain = result.gain or 1.0
+        rated = None if full is None else full * gain
+        text = (_rating(rated) if span is None else bytes_span(span[0] * gain, span[1] * gain)) + {
+            "published": " (published)", "model": " (model)", "published+model": " (published + model)",
+            "not modelled": ""}[result.method]
         notes.append(result.note)
         if result.assumption:
             notes.append(result.assumption)
@@ -381,11 +386,18 @@ def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare
             f"{bytes_text(full)} ({entry.figure()})"
     if entry.missing:
         notes.append(entry.missing)
-    elif full is None:
+    elif full is None and span is None:
         notes.append("rating unknown: a DWPD rating needs the capacity (capacity: in the config)")
-    years, low, high = _years(rated, w)
+    rated_range = None if span is None or variant else (span[0] * gain, span[1] * gain)
+    if rated_range is not None:
+        years, low, high = None, _years(rated_range[0], w)[1], _years(rated_range[1], w)[2]
+        whose = f"the published range of {entry.range_scope}" if entry.range_scope else "the config's range"
+        notes.append(f"rated {bytes_span(*rated_range)}, {whose}: the years span it (the low rating at the "
+                     "workload's high end to the high rating at its low end)")
+    else:
+        years, low, high = _years(rated, w)
     return Candidate(name, kind, rating=entry, variant="spare-area" if variant else None, rated_bytes=rated,
-                     rating_text=text, years=years, years_low=low, years_high=high,
+                     rated_range=rated_range, rating_text=text, years=years, years_low=low, years_high=high,
                      fit=fit_of(years, low, high, target), spare=result, notes=tuple(n for n in notes if n))
 
 
@@ -518,8 +530,12 @@ def candidate_dict(c: Candidate, target: float) -> dict[str, Any]:
         "interface": r.interface if r else None,
         "class": r.drive_class if r else None,
         "rated_bytes": _num(c.rated_bytes, 0),
+        "rated_bytes_low": _num(c.rated_range[0], 0) if c.rated_range else None,
+        "rated_bytes_high": _num(c.rated_range[1], 0) if c.rated_range else None,
         "rating": c.rating_text,
         "rating_tbw_bytes": r.bytes if r else None,
+        "rating_tbw_bytes_low": r.bytes_low if r else None,
+        "rating_tbw_bytes_high": r.bytes_high if r else None,
         "rating_dwpd": r.dwpd if r else None,
         "warranty_years": r.warranty_years if r else None,
         "rating_workload": r.workload if r else None,

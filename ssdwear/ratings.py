@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from .records import Snapshot
+from .units import span_text
 
 TB = 10**12
 PB = 10**15
@@ -33,6 +34,8 @@ CATALOGUE_JSON = CATALOGUE_FILE.with_suffix(".json")
 CAPACITY_SLACK = 1.02
 # A drive whose user capacity is at most this share of its model's nominal capacity shows extra spare area.
 SPARE_AREA_CAPACITY_SHARE = 0.85
+# 2: a rating may be a published range (tbw_bytes_range), for families that publish no per-capacity figure.
+CATALOGUE_SCHEMA = 2
 SOURCE_KINDS = ("vendor-doc", "vendor-release", "oem-doc", "review", "compilation", "integrator")
 
 
@@ -50,9 +53,12 @@ class Source:
 class Rating:
     """Rated endurance of a model (regex on the model string) or of one drive (serial).
 
-    Either `bytes` (TBW) or `dwpd` + `warranty_years`, which Intel's formula turns into bytes for the
-    drive's capacity: TBW = DWPD x capacity x 365 x warranty years. Catalogue entries also say what the drive
-    is, where the figure comes from and, where a source states them, its raw NAND and published spare-area rating.
+    Either `bytes` (TBW), or `dwpd` + `warranty_years`, which Intel's formula turns into bytes for the
+    drive's capacity: TBW = DWPD x capacity x 365 x warranty years, or a published range `bytes_low`-`bytes_high`
+    where a source gives only its family's range and no per-capacity figure (the Intel SSD 320's 5-60 TB): `plan`
+    shows years over the range; a range never attaches a rated TBW to a drive in `report`. Catalogue entries also
+    say what the drive is, where the figure comes from and, where a source states them, its raw NAND and
+    published spare-area rating.
     """
 
     bytes: Optional[int]
@@ -76,6 +82,9 @@ class Rating:
     verified: bool = False  # the model pattern was checked against a real model string: it may attach to drives
     missing: Optional[str] = None  # an entry without a rating: what was looked for and not found
     origin: str = "config"  # 'config' or 'built-in' (the catalogue)
+    bytes_low: Optional[int] = None  # a published range, where no single figure is published (both or neither)
+    bytes_high: Optional[int] = None
+    range_scope: Optional[str] = None  # what the range covers ('the SSD 320 family, 80-600 GB')
 
     def bytes_for(self, capacity_bytes: Optional[int]) -> Optional[int]:
         if self.bytes is not None:
@@ -87,7 +96,13 @@ class Rating:
 
     @property
     def rated(self) -> bool:
-        return self.bytes is not None or (self.dwpd is not None and self.warranty_years is not None)
+        return self.bytes is not None or (self.dwpd is not None and self.warranty_years is not None) \
+            or self.bytes_range is not None
+
+    @property
+    def bytes_range(self) -> Optional[tuple[int, int]]:
+        """(low, high) of a published range rating, else None."""
+        return None if self.bytes_low is None or self.bytes_high is None else (self.bytes_low, self.bytes_high)
 
     @property
     def name(self) -> str:
@@ -106,6 +121,8 @@ class Rating:
             return bytes_text(self.bytes)
         if self.dwpd is not None and self.warranty_years is not None:
             return f"{self.dwpd:g} DWPD x {self.warranty_years:g} y"
+        if self.bytes_range is not None:
+            return bytes_span(*self.bytes_range)
         return "rating unknown"
 
 
@@ -121,6 +138,11 @@ def bytes_text(count: float) -> str:
     value, unit = (count / PB, "PB") if count >= PB else (count / TB, "TB")
     text = f"{value:.3g}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
     return f"{text if '.' in text or value >= 10 else text + '.0'} {unit}"
+
+
+def bytes_span(low: float, high: float) -> str:
+    """A range of ratings: '5.0-60 TB', '500 TB-1.5 PB'."""
+    return span_text(bytes_text(low), bytes_text(high))
 
 
 @dataclass(frozen=True)
@@ -243,8 +265,8 @@ def load_catalogue(text: str) -> tuple[Rating, ...]:
 
 
 def _entries(doc: Any, check_patterns: bool) -> tuple[Rating, ...]:
-    if not isinstance(doc, dict) or doc.get("schema") != 1:
-        raise CatalogueError("ratings catalogue: expected a mapping with 'schema: 1'")
+    if not isinstance(doc, dict) or doc.get("schema") != CATALOGUE_SCHEMA:
+        raise CatalogueError(f"ratings catalogue: expected a mapping with 'schema: {CATALOGUE_SCHEMA}'")
     entries = [(e, True) for e in doc.get("ratings") or []] + [(e, False) for e in doc.get("unrated") or []]
     return tuple(_entry(e, rated, i, check_patterns) for i, (e, rated) in enumerate(entries))
 
@@ -275,8 +297,10 @@ def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Ratin
     source = Source(str(src.get("title", "")), str(src.get("url", "")), str(src.get("date", "")),
                     str(src.get("kind", "")))
     tbw, dwpd, years = number("tbw_bytes"), number("dwpd"), number("warranty_years")
-    if rated and (tbw is None) == (dwpd is None):
-        raise CatalogueError(f"ratings catalogue entry {index}: needs exactly one of tbw_bytes and dwpd")
+    low, high, scope = _range(e, index)
+    if rated and [tbw, dwpd, low].count(None) != 2:
+        raise CatalogueError(f"ratings catalogue entry {index}: needs exactly one of tbw_bytes, dwpd and "
+                             "tbw_bytes_range")
     if dwpd is not None and years is None:
         raise CatalogueError(f"ratings catalogue entry {index}: dwpd needs warranty_years")
     spare = e.get("spare_area") or {}
@@ -291,13 +315,28 @@ def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Ratin
         nand_bytes=int(nand) if nand else None, reserved_bytes=int(reserved) if reserved else None,
         interface=e.get("interface"), drive_class=e.get("class"), workload=e.get("workload"), source=source,
         verified=bool(e.get("model_verified")), missing=None if rated else str(need("missing", str)),
-        origin="built-in")
+        origin="built-in", bytes_low=low, bytes_high=high, range_scope=scope)
     return replace(rating, note=_note(rating))
+
+
+def _range(e: dict[str, Any], index: int) -> tuple[Optional[int], Optional[int], Optional[str]]:
+    """An entry's tbw_bytes_range {low, high, scope}: (low, high, scope), or Nones when it has none."""
+    if "tbw_bytes_range" not in e:
+        return None, None, None
+    given = e["tbw_bytes_range"]
+    if not isinstance(given, dict) or not isinstance(given.get("scope"), str):
+        raise CatalogueError(f"ratings catalogue entry {index}: tbw_bytes_range needs low, high and scope")
+    low, high = given.get("low"), given.get("high")
+    if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) or not 0 < low < high:
+        raise CatalogueError(f"ratings catalogue entry {index}: tbw_bytes_range needs 0 < low < high (bytes)")
+    return low, high, str(given["scope"])
 
 
 def _note(r: Rating) -> str:
     """'Intel SSD 710 200 GB: 1 PB (1.5 PB w/ +20% Spare Area); AnandTech, ... (2011-09-30)'."""
     figure = r.figure()
+    if r.range_scope:
+        figure += f" (the published range of {r.range_scope})"
     if r.spare_area_bytes:
         figure += f" ({bytes_text(r.spare_area_bytes)} {r.spare_area_wording})"
     cited = f"; {r.source.title} ({r.source.date})" if r.source else ""

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes
+from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes, span_text
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -523,6 +523,13 @@ def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
 _FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
 
 
+def _plan_years(c: Any) -> str:
+    """A candidate's years: '18.7 (17.5-20.0)'; over a range rating, which has no central figure, '0.1-1.1'."""
+    if c.years is None and c.years_low is not None and c.years_high is not None:
+        return f"{_short(c.years_low)}-{_short(c.years_high)}"
+    return fmt_range(c.years, c.years_low, c.years_high)
+
+
 def _margin(c: Any, target: float) -> str:
     if c.years_low is None:
         return "-"
@@ -530,11 +537,8 @@ def _margin(c: Any, target: float) -> str:
 
 
 def _span(low: float, high: float) -> str:
-    """'137-156 GB' (one unit when both share it), else '900 GB-1.2 TB'."""
-    a, b = human_bytes(low), human_bytes(high)
-    if a.split()[-1] == b.split()[-1]:
-        return f"{a.split()[0]}-{b}"
-    return f"{a}-{b}"
+    """'137-156 GB', '900 GB-1.2 TB'."""
+    return span_text(human_bytes(low), human_bytes(high))
 
 
 def _lines(text: str, columns: int, style: str = "") -> list[Any]:
@@ -574,7 +578,7 @@ def plan_view(result: Any, columns: int) -> Any:
     parts += _lines(f"Target: {target:g} years; years are judged on the pessimistic bound.", columns)
     header = (("Candidate", "left"), ("Rated", "right"), ("Years", "right"), (f"Meets {target:g} y", "left"),
               ("Margin", "right"), ("Warranty", "right"))
-    rows = [(c.name, c.rating_text, fmt_range(c.years, c.years_low, c.years_high), _FIT_WORDS[c.fit],
+    rows = [(c.name, c.rating_text, _plan_years(c), _FIT_WORDS[c.fit],
              _margin(c, target), f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
             for c in result.candidates]
     table = _grid(header, rows, columns) if tables_wanted() else None

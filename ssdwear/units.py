@@ -239,3 +239,10 @@ def rate_text(rate: float) -> str:
 def percent_text(percent: float, at_least: bool = False) -> str:
     """Wear used: '15 %', '0.9551 %', '≥ 255 %' when the indicator saturated (the true value is that or more)."""
     return f"{'≥ ' if at_least else ''}{percent:.4g} %"
+
+
+def span_text(low: str, high: str) -> str:
+    """Two figures with their units as one range: '137-156 GB' when they share the unit, else '900 GB-1.2 TB'."""
+    if low.split()[-1] == high.split()[-1]:
+        return f"{low.split()[0]}-{high}"
+    return f"{low}-{high}"

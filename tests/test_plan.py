@@ -76,10 +76,20 @@ def test_the_seed_measured_on_the_710_and_the_320() -> None:
     assert s320["fit"] == "fails" and s320["meets"] is False and s320["margin_years"] == pytest.approx(-0.4, abs=0.05)
     # the measured 710 as a candidate agrees with its catalogue rating: the same wear, two routes
     assert c["INTEL SSDSA2BZ200G3 [CVPR0000SEED710] as measured"]["years"] == pytest.approx(p710["years"], rel=1e-3)
-    # the SSD 320's ratings are missing, and listed as such rather than left out
-    for cap in (40, 80, 120, 160, 300, 600):
+    # The SSD 320 has no per-capacity rating; the 710 review's table gives its family's range, 5 - 60 TB for the
+    # 80-600 GB drives: years over that range, with no central figure, and it fails at either end.
+    for cap in (80, 120, 160, 300, 600):
         row = c[f"Intel SSD 320 {cap} GB"]
-        assert row["fit"] == "unknown" and row["years"] is None and "not found" in row["rating_missing"]
+        assert (row["rating_tbw_bytes_low"], row["rating_tbw_bytes_high"]) == (5 * 10**12, 60 * 10**12)
+        assert (row["rated_bytes_low"], row["rated_bytes_high"], row["rated_bytes"]) == (5e12, 60e12, None)
+        assert row["years"] is None and row["margin_years"] is None and row["rating_missing"] is None
+        assert row["years_low"] == pytest.approx(5e12 / w["bytes_per_day_high"] / 365, abs=0.005)  # 0.09
+        assert row["years_high"] == pytest.approx(60e12 / w["bytes_per_day_low"] / 365, abs=0.005)  # 1.2
+        assert row["fit"] == "fails" and row["meets"] is False and row["years_high"] < 5
+        assert "Endurance (Max Data Written)" in row["source"]["title"] and "4902" in row["source"]["url"]
+    # the 40 GB is not among the capacities the range names: still listed as rating unknown, never left out
+    row = c["Intel SSD 320 40 GB"]
+    assert row["fit"] == "unknown" and row["years"] is None and "not found" in row["rating_missing"]
 
 
 def test_the_seed_arithmetic_at_145_gb_a_day() -> None:
@@ -99,6 +109,8 @@ def test_the_table_names_the_320_failing_with_its_figure() -> None:
     assert result.exit_code == 0
     line = next(x for x in result.stdout.splitlines() if "CVPR0000SEED320" in x)
     assert re.search(r"as measured\s*│\s*4\.6 \(4\.5-4\.7\)\s*│ no\s*│\s*-0\.5", line), line
+    line = next(x for x in result.stdout.splitlines() if "Intel SSD 320 300 GB" in x)
+    assert re.search(r"│\s*5\.0-60 TB\s*│\s*0\.1-1\.2\s*│ no\s*│\s*-4\.9", line), line
     assert "146 GB a day of rated writes (137-156 GB)" in result.stdout
     assert "x its rating 1.0 PB" in " ".join(result.stdout.split())
 
@@ -268,7 +280,8 @@ def test_an_unknown_serial_is_one_line(isolated: Path) -> None:
 WORKLOAD_KEYS = ["kind", "given", "bytes_per_day", "bytes_per_day_low", "bytes_per_day_high", "interval",
                  "interval_level", "basis", "source", "rating_bytes", "rating_workload", "write_amplification"]
 CANDIDATE_KEYS = ["name", "kind", "variant", "vendor", "family", "model_pattern", "model_verified", "capacity_bytes",
-                  "interface", "class", "rated_bytes", "rating", "rating_tbw_bytes", "rating_dwpd", "warranty_years",
+                  "interface", "class", "rated_bytes", "rated_bytes_low", "rated_bytes_high", "rating",
+                  "rating_tbw_bytes", "rating_tbw_bytes_low", "rating_tbw_bytes_high", "rating_dwpd", "warranty_years",
                   "rating_workload", "years", "years_low", "years_high", "fit", "meets", "margin_years",
                   "margin_years_low", "spare", "measured", "source", "rating_missing", "notes"]
 
@@ -365,8 +378,9 @@ def entries() -> list[dict]:
 
 def test_the_catalogue_counts() -> None:
     rated, unrated = RAW["ratings"], RAW["unrated"]
-    assert (len(rated), len(unrated)) == (79, 6)
-    assert sum(1 for e in rated if e["model_verified"]) == 44
+    assert (len(rated), len(unrated)) == (84, 1)  # 79 single figures, the SSD 320's range on 5 capacities
+    assert sum(1 for e in rated if "tbw_bytes_range" in e) == 5
+    assert sum(1 for e in rated if e["model_verified"]) == 49
     assert len(catalogue()) == 85 and sum(1 for r in catalogue() if r.verified) == 50
 
 
@@ -382,8 +396,10 @@ def test_every_entry_is_sourced_anchored_and_positive(entry: dict) -> None:
     assert entry["interface"] in ("sata", "nvme", "sas") and entry["class"] in ("datacenter", "client")
     assert isinstance(entry["model_verified"], bool)
     if entry in RAW["ratings"]:
-        assert ("tbw_bytes" in entry) != ("dwpd" in entry)
+        assert sum(key in entry for key in ("tbw_bytes", "dwpd", "tbw_bytes_range")) == 1
         assert entry.get("tbw_bytes", 1) > 0 and entry.get("dwpd", 1) > 0
+        if "tbw_bytes_range" in entry:
+            assert 0 < entry["tbw_bytes_range"]["low"] < entry["tbw_bytes_range"]["high"]
         if "dwpd" in entry:
             assert entry["warranty_years"] > 0
         assert entry["workload"] and entry["figure"]
@@ -468,10 +484,32 @@ def test_find_rating_keeps_its_rules() -> None:
     assert find_rating(snap("INTEL SSDSA2BZ200G3"), config).bytes == 7 * 10**15  # the config wins
 
 
+def test_a_range_rating_spans_the_years_and_attaches_to_no_drive(tmp_path: Path) -> None:
+    """A config entry may carry a range (tbw_low, tbw_high), like the catalogue's SSD 320: plan gives years over the
+    range; report attaches no single rated TBW to the drive from it."""
+    config = tmp_path / "c.yaml"
+    config.write_text("ratings:\n  - {model: SSDSA2CW120G3, tbw_low: 10 TB, tbw_high: 40 TB, note: my guess}\n")
+    code, d = doc(["--config", str(config), "plan", "--host-writes", "20GB/day", "--candidate", "my guess"])
+    (row,) = d["candidates"]
+    assert row["kind"] == "config" and (row["rated_bytes_low"], row["rated_bytes_high"]) == (10e12, 40e12)
+    assert row["years"] is None and row["years_low"] == pytest.approx(10e12 / 20e9 / 365, abs=0.005)
+    assert row["years_high"] == pytest.approx(40e12 / 20e9 / 365, abs=0.005) and row["fit"] == "uncertain"
+    assert code == 1  # only "maybe": nothing meets 5 years for sure
+    report = run(["--config", str(config), "--replay", str(INTEL), "report", "/dev/sdb", "-d", "sat", "--format",
+                  "json"])
+    assert json.loads(report.stdout)["drives"][0]["writes"]["rated_bytes"] is None
+    config.write_text("ratings:\n  - {model: SSDSA2CW120G3, tbw_low: 10 TB}\n")
+    bad = run(["--config", str(config), "plan", "--host-writes", "20GB/day"])
+    assert bad.exit_code == 1 and "needs both 'tbw_low' and 'tbw_high'" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_a_broken_catalogue_is_refused() -> None:
     good = CATALOGUE_FILE.read_text(encoding="utf-8")
     assert len(load_catalogue(good)) == 85
-    for bad in (good.replace("schema: 1", "schema: 2"),
+    for bad in (good.replace("schema: 2", "schema: 1"),
+                good.replace("{low: 5000000000000, high: 60000000000000", "{low: 60000000000000, high: 5000000000000"),
+                good.replace("tbw_bytes_range: &range_320 {", "tbw_bytes: 1\n    tbw_bytes_range: &range_320 {"),
                 good.replace("tbw_bytes: 500000000000000\n", "tbw_bytes: -5\n", 1),
                 good.replace("model: '^(INTEL )?SSDSA2BZ100G3", "model: '^(INTEL SSDSA2BZ100G3", 1)):
         with pytest.raises(CatalogueError):
