@@ -122,11 +122,10 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
                          "read the drive again or save its complete smartctl -x output")
     if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
-        return pending(f"window not valid yet: the timer was reset and E2h-E4h read 65535 until "
-                       f"{VALID_AFTER_MINUTES} power-on minutes have passed; {_when_valid(ctx, 0)}", None)
+        return pending(_sentinel_reason(ctx), None)
     if e4 < VALID_AFTER_MINUTES:
         left = VALID_AFTER_MINUTES - e4
-        return pending(f"window not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
+        return pending(f"not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
                        f"{_when_valid(ctx, e4)}", float(left))
 
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
@@ -202,14 +201,23 @@ def _reset_warnings(ctx: Context, e4: int) -> list[str]:
     return warnings
 
 
+def _sentinel_reason(ctx: Context) -> str:
+    """Why E2h-E4h at 65535 give no window. Only a reset ssdwear recorded is said to have happened: drives seen
+    at tens of thousands of power-on hours show 65535 with no reset anyone knows of."""
+    held = (f"the drive holds E2h-E4h at 65535 until its workload timer has run {VALID_AFTER_MINUTES} power-on "
+            "minutes after a reset")
+    if ctx.reset is not None:
+        return f"not valid yet: {held}; {_when_valid(ctx, 0)}"
+    return (f"not valid: E2h-E4h read 65535, so the counters hold no measurement ({held}; ssdwear has no record "
+            "of resetting this drive, so when it will be valid is not known; `ssdwear start` begins a window)")
+
+
 def _when_valid(ctx: Context, minutes_so_far: int) -> str:
     if ctx.reset is not None:
         at = ctx.reset.at + timedelta(minutes=VALID_AFTER_MINUTES)
         return (f"valid at about {_fmt(at)} if the drive stays powered on "
                 f"(ssdwear reset it at {_fmt(ctx.reset.at)})")
-    if minutes_so_far:
-        return f"valid in {VALID_AFTER_MINUTES - minutes_so_far} more power-on minutes"
-    return f"valid {VALID_AFTER_MINUTES} power-on minutes after the reset"
+    return f"valid in {VALID_AFTER_MINUTES - minutes_so_far} more power-on minutes"
 
 
 def _fmt(when: datetime) -> str:

@@ -98,7 +98,10 @@ def fmt_window(w: Optional[Window]) -> str:
     if not w.valid:
         if w.reason and w.reason.startswith("timer not trustworthy"):
             return "not trustworthy"
-        return "not valid yet" if w.kind == "timed-workload" else "no window"
+        if w.kind != "timed-workload":
+            return "not usable"  # several readings that give no rate: the reason says why
+        lead = (w.reason or "").split(":", 1)[0]
+        return lead if lead.startswith("not valid") else "not valid yet"
     parts = [human_minutes(w.minutes)]
     if w.wear_percent is not None:
         parts.append(f"{w.wear_percent:.4g} %")
@@ -322,9 +325,11 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
             parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += _wrapped("", row.error, columns, "red")
             continue
-        window = "-" if not row.timed else "65535 (reset)" if not row.counting else human_minutes(row.e4h_minutes)
+        window = "-" if not row.timed else "65535" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
         valid = {True: "valid", False: "not valid yet", None: "-"}[row.valid]
+        if row.valid is False and not row.counting and row.reset_at is None:
+            valid = "not valid"  # no reset known: no telling when it will be
         parts.append(Text(f"{row.where}  {who}"))
         parts += _wrapped("E4h window", f"{window}, {valid}", columns)
         parts += _wrapped("our reset", since if row.reset_at is None else

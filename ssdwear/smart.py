@@ -263,7 +263,7 @@ RAID_HINTS = ("megaraid controller", "requires option '-d cciss", "please try ad
 
 def _raid_hint(device: str, said: str) -> Optional[DriveError]:
     if any(hint in said.lower() for hint in RAID_HINTS):
-        return DriveError(device, f"RAID controller volume ({said})", kind="raid-volume")
+        return DriveError(device, f"smartctl: {said}", kind="raid-volume")  # RaidVolume.note says the rest
     return None
 
 

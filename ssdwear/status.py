@@ -52,8 +52,8 @@ def status_row(snap: Snapshot, reset: Optional[ResetRecord], now: datetime) -> S
     unrecorded = "" if reset is not None else "; no reset by ssdwear recorded"
     if e4 is None:
         return StatusRow(**common, timed=True, valid=False,  # type: ignore[arg-type]
-                         reason=f"timer reset: E4h reads 65535 until {VALID_AFTER_MINUTES} power-on minutes have "
-                                f"passed{unrecorded}")
+                         reason=f"E4h reads 65535 (not valid): the drive shows it until its timer has run "
+                                f"{VALID_AFTER_MINUTES} power-on minutes after a reset{unrecorded}")
     valid = e4 >= VALID_AFTER_MINUTES
     reason = "" if valid else f"{VALID_AFTER_MINUTES - e4} more power-on minutes needed"
     return StatusRow(**common, timed=True, counting=True, e4h_minutes=e4, valid=valid,  # type: ignore[arg-type]

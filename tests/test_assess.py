@@ -27,7 +27,9 @@ def test_valid_window_projects_timed_workload() -> None:
 def test_sentinels_mean_not_valid_yet(e2: int, e3: int, e4: int) -> None:
     r = assess(intel(e2, e3, e4), Context())
     assert r.window is not None and not r.window.valid
-    assert "not valid yet" in (r.window.reason or "")
+    # No reset is known (none recorded): the counters are not valid, and nothing claims a reset happened.
+    assert (r.window.reason or "").startswith("not valid: E2h-E4h read 65535")
+    assert "was reset" not in r.window.reason and "after the reset" not in r.window.reason
     assert r.window.wear_percent is None
     assert r.projection is None or r.projection.method != "timed-workload"
 
@@ -41,6 +43,7 @@ def test_short_window_says_when_it_will_be_valid() -> None:
 def test_our_reset_time_gives_the_valid_time() -> None:
     reset = ResetRecord(at=NOW - timedelta(minutes=10))
     r = assess(intel(65535, 65535, 65535), Context(now=NOW, reset=reset))
+    assert r.window.reason.startswith("not valid yet: ")
     assert "valid at about 2026-11-30 12:50 UTC" in r.window.reason
 
 

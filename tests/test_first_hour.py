@@ -59,6 +59,29 @@ def test_nothing_that_identifies_a_drive_or_its_years_is_ever_cut(folder: str, c
             assert "\n  years left  " in text or "\n  new drive   " in text
 
 
+STUTTERS = ("window: window", "window no window", "65535 (reset)", "(RAID controller volume", "the timer was reset")
+
+
+def test_the_words_never_stutter_nor_claim_a_reset_nobody_made(tmp_path: Path) -> None:
+    """Issue 17.18: 'window window not valid yet', 'window no window', 'RAID volume (RAID controller volume (...))',
+    and 'the timer was reset' said of drives no one is known to have reset."""
+    corpus = str(CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__1.txt")
+    twice = tmp_path / "again.txt"
+    twice.write_bytes(Path(corpus).read_bytes())  # two readings that give no rate: a window that is not usable
+    config = tmp_path / "c.yaml"
+    config.write_text('devices: [/dev/sda, {device: /dev/sda, type: "cciss,0"}]\n')
+    runs = [(["--replay", str(FIXTURES / "intel"), "report"], {"COLUMNS": "160"}),
+            (["--replay", str(FIXTURES / "intel"), "report"], {"COLUMNS": ""}),
+            (["--replay", str(FIXTURES / "intel"), "status"], {"COLUMNS": ""}),
+            (["analyze", corpus, str(twice)], {"COLUMNS": ""}),
+            (["--config", str(config), "--replay", str(RAID / "hpsa"), "report"], {"COLUMNS": ""})]
+    for args, env in runs:
+        text = " ".join(run(["--no-history", *args], env=env).stdout.split())
+        assert not [x for x in STUTTERS if x in text], (args, text)
+    blocks = " ".join(run(["--no-history", "analyze", corpus, str(twice)], env={"COLUMNS": ""}).stdout.split())
+    assert "window not usable" in blocks and "window 2 readings (" in blocks
+
+
 def test_a_wide_terminal_gets_the_table() -> None:
     result = run(["--replay", str(FIXTURES / "intel"), "report", "--represents", "1d"], env={"COLUMNS": "160"})
     assert "┃ Drive" in result.stdout and "18.7 (17.5-20.0)" in result.stdout
