@@ -13,6 +13,7 @@ from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
 from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes, span_text
+from .wrap import GLUE, fit, words, wrap_text
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -42,7 +43,7 @@ def fmt_range(central: Optional[float], low: Optional[float], high: Optional[flo
     return f"{_short(central)} ({_short(low)}-{_short(high)})"
 
 
-def interval_words(p: Projection) -> str:
+def intervalwords(p: Projection) -> str:
     """What the bracketed range means, in words."""
     if p.interval_level is None:
         return "range: the counter's resolution"
@@ -152,16 +153,11 @@ def console(stderr: bool = False) -> Any:
                    soft_wrap=False, highlight=False, markup=False, emoji=False)
 
 
-def _fit(text: str) -> str:
-    """`text` as stdout can encode it (streams.fit: ASCII spellings under a non-UTF-8 locale), before it is laid
-    out, so that columns and wrapping are measured on what is printed."""
-    from .streams import fit
-
-    return fit(text, sys.stdout)
-
-
 def _identity(r: DriveReport) -> str:
-    return " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x) or "?"
+    """Model and [serial]; the model's words kept on one line (a model of up to 30 characters: longer ones, which
+    drive strings may be, wrap like words)."""
+    model = r.model.replace(" ", GLUE) if r.model and len(r.model) <= 30 else r.model
+    return " ".join(x for x in (model, r.serial and f"[{r.serial}]") if x) or "?"
 
 
 def _kind(r: DriveReport) -> str:
@@ -174,7 +170,7 @@ def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
     out: list[tuple[str, str, str]] = []
     p = r.projection
     if p is not None:
-        out.append(("projection", "dim", f"{p.method}, {interval_words(p)}: {p.basis}"))
+        out.append(("projection", "dim", f"{p.method}, {intervalwords(p)}: {p.basis}"))
     if r.window is not None and r.window.reason:
         out.append(("window", "", r.window.reason))
     out += [("note", "dim", note) for note in r.notes if r.window is None or note != r.window.reason]
@@ -200,14 +196,12 @@ def _grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colu
     """A table laid out here so that no word is ever cut: every column at least as wide as its longest word
     (a serial, a device name, a figure), the widest columns narrowed first, each cell wrapped between words.
     None when even that does not fit in `columns`."""
-    import textwrap
-
     from rich.table import Table
     from rich.text import Text
 
-    header = [(_fit(name), justify) for name, justify in header]
-    rows = [[_fit(cell) for cell in row] for row in rows]
-    least = [max([len(word) for word in name.split()] + [len(word) for row in rows for word in row[i].split()])
+    header = [(fit(name), justify) for name, justify in header]
+    rows = [[fit(cell) for cell in row] for row in rows]
+    least = [max([len(word) for word in words(name)] + [len(word) for row in rows for word in words(row[i])])
              for i, (name, _) in enumerate(header)]
     widths = [max([len(name)] + [len(line) for row in rows for line in row[i].split("\n")])
               for i, (name, _) in enumerate(header)]
@@ -219,8 +213,7 @@ def _grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colu
         widths[i] -= 1
 
     def wrap(text: str, width: int) -> str:
-        return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False) or line
-                         for line in text.split("\n"))
+        return "\n".join("\n".join(wrap_text(line, width)) or line for line in text.split("\n"))
 
     t = Table(show_lines=False, expand=False)
     for (name, justify), width in zip(header, widths, strict=True):
@@ -232,28 +225,22 @@ def _grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colu
 
 def _wrapped(label: str, text: str, columns: int, style: str = "") -> list[Any]:
     """`label` then `text`, wrapped at word boundaries with a hanging indent: nothing is ever cut."""
-    import textwrap
-
     from rich.text import Text
 
     lead = f"  {label:<11} " if label else "  "
-    lines = textwrap.wrap(_fit(text), width=max(columns, len(lead) + 20), initial_indent=lead,
-                          subsequent_indent=" " * len(lead), break_long_words=False, break_on_hyphens=False)
+    lines = wrap_text(text, max(columns, len(lead) + 20), lead, " " * len(lead))
     return [Text(line, style=style) for line in lines or [lead]]
 
 
 def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
     """One block per drive, one figure a line, plain text that wraps (never cuts) at any width: for narrow
     terminals and for cron mail."""
-    import textwrap
-
     from rich.text import Text
 
     out: list[Any] = []
     for r in reports:
         p = r.projection
-        head = textwrap.wrap(_fit(f"{r.where}  {_identity(r)}  ({_kind(r)})"), width=columns, subsequent_indent="  ",
-                             break_long_words=False, break_on_hyphens=False)
+        head = wrap_text(f"{r.where}  {_identity(r)}  ({_kind(r)})", columns, later="  ")
         out += [Text(line, style="bold") for line in head]
         figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
         if r.window is not None:
@@ -285,8 +272,9 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
             parts.append(table)
             for r in readable:
                 who = f"{r.where} {r.serial or ''}".strip()
-                parts += [Text(f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}", style=style)
-                          for label, style, text in _drive_lines(r)]
+                for label, style, text in _drive_lines(r):
+                    said = f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}"
+                    parts += [Text(line, style=style) for line in wrap_text(said, columns, later="  ")]
         else:
             parts += _blocks(readable, columns)
         parts += _lines(key, columns, "dim") if (key := legend(readable)) else []  # what the figures are
@@ -548,13 +536,9 @@ def _span(low: float, high: float) -> str:
 
 def _lines(text: str, columns: int, style: str = "") -> list[Any]:
     """A paragraph wrapped between words at `columns`, later lines indented by two."""
-    import textwrap
-
     from rich.text import Text
 
-    lines = textwrap.wrap(_fit(text), width=max(columns, 40), subsequent_indent="  ", break_long_words=False,
-                          break_on_hyphens=False)
-    return [Text(line, style=style) for line in lines]
+    return [Text(line, style=style) for line in wrap_text(text, max(columns, 40), later="  ")]
 
 
 def plan_view(result: Any, columns: int) -> Any:

@@ -59,6 +59,29 @@ def test_nothing_that_identifies_a_drive_or_its_years_is_ever_cut(folder: str, c
             assert "\n  years left  " in text or "\n  new drive   " in text
 
 
+@pytest.mark.parametrize("folder", ["intel", "qemu", "fleet", "raid/megaraid"])
+def test_no_figure_or_model_is_ever_split_across_lines(folder: str) -> None:
+    """Issue 17.18: wrapping split a model name, '(ata, ssd)', '31 % reads', '(1/1024 %)' or '18.7 (17.5-20.0)'
+    across lines (at 90-100 columns, in table cells and in the lines under the table)."""
+    import ssdwear
+    from ssdwear import render
+
+    reports = [r for r in ssdwear.read_drives(replay=str(FIXTURES / folder), represents="1d") if not r.error]
+    phrases: set[str] = set()
+    for r in reports:
+        phrases |= {f"({render._kind(r)})", render.fmt_used(r), render.years_left(r.projection),
+                    render.years_new(r.projection), *render.fmt_window(r.window).split(", ")}
+        if r.model and len(r.model) <= 30:
+            phrases.add(r.model)
+    phrases.discard("-")
+    for columns in range(60, 161, 10):
+        text = run(["--no-history", "--replay", str(FIXTURES / folder), "report", "--represents", "1d"],
+                   env={"COLUMNS": str(columns)}).stdout
+        lines = text.splitlines()
+        for phrase in phrases | ({"(1/1024 %)"} if "(1/1024" in text else set()):
+            assert any(phrase in line for line in lines), (columns, phrase)
+
+
 STUTTERS = ("window: window", "window no window", "65535 (reset)", "(RAID controller volume", "the timer was reset")
 
 
