@@ -202,39 +202,67 @@ def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]
     return callback
 
 
-_GLOBAL_OPTIONS: tuple[Callable[[Callable[..., Any]], Callable[..., Any]], ...] = (
-    click.option("--smartctl", metavar="PATH", envvar="SSDWEAR_SMARTCTL", expose_value=False,
-                 callback=_into_app("smartctl"),
-                 help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin, /sbin."),
-    click.option("--config", metavar="FILE", expose_value=False, callback=_into_app("config_file"),
-                 help="Extra config file read after /etc/ssdwear/config.yaml and ~/.config/ssdwear/config.yaml "
-                      "[env SSDWEAR_CONFIG]."),
-    click.option("--db", metavar="FILE", expose_value=False, callback=_into_app("db"),
-                 help="History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.db as root, else "
-                      "~/.local/share/ssdwear/history.db."),
-    click.option("--no-history", is_flag=True, default=None, expose_value=False, callback=_into_app("no_history"),
-                 help="Neither read nor write the history database."),
-    click.option("--timeout", type=Limited("SECONDS", unit_limits("TIMEOUT"), "seconds"), expose_value=False,
-                 callback=_into_app("timeout"),
-                 help="Each smartctl call may take 1 to 86,400 seconds (a day); default 60."),
-    click.option("--workers", type=Limited("N", unit_limits("WORKERS"), "integer"), expose_value=False,
-                 callback=_into_app("workers"), help="Drives read in parallel: 1 to 256 (default 64)."),
-    click.option("--wake/--no-wake", default=None, expose_value=False, callback=_into_app("wake"),
-                 help="Spin up drives in standby to read them (default: no, a sleeping drive is reported as such)."),
-    click.option("--replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
-                 callback=_into_app("replay"), help="Answer smartctl calls from recorded outputs in DIR instead of "
-                 "running smartctl (tests, demos); the history is used only with --db or SSDWEAR_DB."),
-    click.option("--fallback-replay", metavar="DIR", type=click.Path(file_okay=False), expose_value=False,
-                 callback=_into_app("fallback_replay"), help="When this machine has no SMART drive or no smartctl, "
-                 "report the recorded outputs in DIR instead, and say so (report, status, retire-check, scan; "
-                 "never check)."),
+# The options of `ssdwear` itself: listed once, in `ssdwear --help`; every command accepts them too (after its name),
+# hidden from its own help, which points at them instead.
+_GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("--smartctl", dict(metavar="PATH", envvar="SSDWEAR_SMARTCTL", callback=_into_app("smartctl"),
+                        help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin, /sbin.")),
+    ("--config", dict(metavar="FILE", callback=_into_app("config_file"),
+                      help="Extra config file read after /etc/ssdwear/config.yaml and ~/.config/ssdwear/config.yaml "
+                           "[env SSDWEAR_CONFIG].")),
+    ("--db", dict(metavar="FILE", callback=_into_app("db"),
+                  help="History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.db as root, else "
+                       "~/.local/share/ssdwear/history.db.")),
+    ("--no-history", dict(is_flag=True, default=None, callback=_into_app("no_history"),
+                          help="Neither read nor write the history database.")),
+    ("--timeout", dict(type=Limited("SECONDS", unit_limits("TIMEOUT"), "seconds"), callback=_into_app("timeout"),
+                       help="Each smartctl call may take 1 to 86,400 seconds (a day); default 60.")),
+    ("--workers", dict(type=Limited("N", unit_limits("WORKERS"), "integer"), callback=_into_app("workers"),
+                       help="Drives read in parallel: 1 to 256 (default 64).")),
+    ("--wake/--no-wake", dict(default=None, callback=_into_app("wake"),
+                              help="Spin up drives in standby to read them (default: no, a sleeping drive is "
+                                   "reported as such).")),
+    ("--replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("replay"),
+                      help="Answer smartctl calls from recorded outputs in DIR instead of running smartctl (tests, "
+                           "demos); the history is used only with --db or SSDWEAR_DB.")),
+    ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
+                               help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
+                                    "in DIR instead, and say so (report, status, retire-check, scan; never check).")),
 )
+GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
+
+
+def _global_options(hidden: bool) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def apply(fn: Callable[..., Any]) -> Callable[..., Any]:
+        for name, settings in reversed(_GLOBAL_OPTIONS):
+            fn = click.option(name, expose_value=False, hidden=hidden, **settings)(fn)
+        return fn
+
+    return apply
 
 
 def global_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    for option in reversed(_GLOBAL_OPTIONS):
-        fn = option(fn)
-    return fn
+    """The global options on a command: accepted after its name, shown in `ssdwear --help` only."""
+    return _global_options(hidden=True)(fn)
+
+
+class Command(click.Command):
+    """A command whose help ends by pointing at the global options it accepts (listed once, in `ssdwear --help`)."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        if any(isinstance(p, click.Option) and p.hidden for p in self.params):
+            import textwrap
+
+            said = f"{', '.join(GLOBAL_OPTION_NAMES)}: see `ssdwear --help`; before or after the command."
+            lines = textwrap.wrap(said, max(formatter.width - formatter.current_indent - 2, 40),
+                                  break_on_hyphens=False)
+            with formatter.section("Global options"):
+                formatter.write_text("\b\n" + "\n".join(lines))
+
+
+class Group(click.Group):
+    command_class = Command
 
 
 def format_option(choices: Sequence[str] = FORMATS) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -258,8 +286,8 @@ def devices_argument(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.argument("devices", nargs=-1, metavar="[DEVICE]...")(fn)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@global_options
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@_global_options(hidden=False)
 @click.version_option(__version__, prog_name="ssdwear")
 @click.pass_context
 def cli(ctx: click.Context) -> None:

@@ -6,6 +6,7 @@ a test regenerates them and fails when they drift from the CLI (`ssdwear complet
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional
 
@@ -32,8 +33,10 @@ class Cmd:
 
 
 def _short_help(text: Optional[str]) -> str:
-    first = (text or "").strip().split("\n")[0]
-    return first.rstrip(".").replace("'", "").replace('"', "")[:70]
+    """The first sentence, quotes dropped, at most 70 characters, cut only between words."""
+    first = re.split(r"\.\s+(?=[A-Z])", (text or "").strip().split("\n")[0])[0].rstrip(".")
+    first = first.replace("'", "").replace('"', "")
+    return first if len(first) <= 70 else first[:71].rsplit(" ", 1)[0].rstrip(",;:")
 
 
 def _opt(param: click.Option) -> Opt:

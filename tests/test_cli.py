@@ -230,6 +230,45 @@ def test_every_command_has_help_with_an_example() -> None:
         assert "Example" in command.help, name
 
 
+def help_text(*args: str) -> str:
+    result = CliRunner().invoke(cli, [*args, "--help"], prog_name="ssdwear", terminal_width=80, obj=App())
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_help_at_80_columns_cuts_no_command_summary() -> None:
+    """Issue 17.18: at 80 columns `ssdwear --help` cut 11 of 12 command summaries ('...')."""
+    text = help_text()
+    listed = dict(line.split(None, 1) for line in text.split("Commands:\n", 1)[1].splitlines() if line.strip())
+    assert set(listed) == set(cli.commands)
+    for name, command in cli.commands.items():
+        first = command.help.split("\n\n", 1)[0].strip()
+        assert listed[name] == first, (name, listed[name])  # the summary is the whole first sentence
+    assert "..." not in text.split("Commands:", 1)[1]
+
+
+@pytest.mark.parametrize("name", sorted(cli.commands))
+def test_every_help_fits_80_columns_and_shows_the_global_options_once(name: str) -> None:
+    """Issue 17.18: each command's help repeated the 9 global options; they are listed once, in `ssdwear --help`,
+    and each command's help points there (the options are still accepted after the command)."""
+    main, text = help_text(), help_text(name)
+    for shown in (main, text):
+        assert all(len(line) <= 80 for line in shown.splitlines()), [x for x in shown.splitlines() if len(x) > 80]
+    assert main.count("--db FILE") == 1 and "--fallback-replay DIR" in main
+    assert "--db FILE" not in text and "--smartctl PATH" not in text
+    if name != "completion":
+        assert "Global options:\n  --smartctl, --config, --db, --no-history, --timeout, --workers," in text
+        assert "--wake/--no-wake" in text and "see `ssdwear --help`" in text
+
+
+def test_help_words_match_the_usage_and_defaults_read_plainly() -> None:
+    retire = help_text("retire-check")
+    assert "Usage: ssdwear retire-check [OPTIONS] DEVICE|FILE" in retire
+    assert "DEVICE|FILE is a device" in retire and "TARGET" not in retire
+    plan = " ".join(help_text("plan").split())
+    assert "[default: 5]" in plan and "(5)" not in plan
+
+
 def test_forced_reset_rejected_by_the_drive_is_a_clear_error() -> None:
     # Recorded in QEMU: an emulated SATA disk with an Intel model string aborts the vendor command.
     runner = ReplayRunner(FIXTURES / "qemu")

@@ -15,6 +15,7 @@ from ..cli import (
     EXIT_RETIRE,
     EXIT_WATCH,
     App,
+    Command,
     Limited,
     cli,
     device_arguments,
@@ -58,10 +59,11 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
     Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
     only when something failed, naming the drive on stderr. The samples are stored whatever happens to
     the textfile: a textfile that cannot be written (its directory missing: no node_exporter here) is
-    one line on stderr and exit 3. With --no-history it writes the textfile only.
+    one line on stderr and exit 3. With --no-history it writes the textfile only. The shipped
+    cron.d file and systemd unit name no textfile: set textfile_dir in /etc/ssdwear/config.yaml.
 
     \b
-    Example (crontab, hourly; the textfile from textfile_dir in /etc/ssdwear/config.yaml):
+    Example (crontab, hourly):
       17 * * * *  root  /usr/local/bin/ssdwear sample
     """
     no_fallback(app, "sample")
@@ -103,7 +105,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
     return True
 
 
-class NagiosCommand(click.Command):
+class NagiosCommand(Command):
     """A command whose usage errors are UNKNOWN (exit 3) in Nagios plugin terms, not click's exit 2."""
 
     def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[click.Context] = None,
@@ -145,11 +147,14 @@ def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @click.pass_obj
 def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
           **levels: Optional[float]) -> None:
-    """Nagios/Icinga plugin: one status line with perfdata; exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+    """Nagios/Icinga plugin: OK, WARNING, CRITICAL, UNKNOWN.
 
-    Thresholds come from the flags, else the config file's `thresholds`, else the defaults
-    (years left 2 / 0.5, used 80 / 100 %, spare 20 / 10 %, TBW 80 / 100 %). The output is the
-    plugin format (no --format).
+    Exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN. Line 1: the state, a short summary and a few
+    aggregate perfdata; then one line per drive (its % used, reasons and warnings), the drives'
+    perfdata after a '|' on the last of them, one drive a line. Refuses --fallback-replay: a
+    check never reports recorded drives as this machine's. Thresholds come from the flags, else
+    the config file's `thresholds`, else the defaults (years left 2 / 0.5, used 80 / 100 %,
+    spare 20 / 10 %, TBW 80 / 100 %). The output is the plugin format (no --format).
 
     \b
     Example:
@@ -188,9 +193,9 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
 @click.pass_obj
 @handle_errors
 def retire_check(app: App, target: str, device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
-    """Verdict for one drive: keep, watch or retire, with the reasons.
+    """Keep, watch or retire one drive, with the reasons.
 
-    TARGET is a device (read live) or a saved smartctl output. The exit code follows the verdict:
+    DEVICE|FILE is a device (read live) or a saved smartctl output. The exit code follows the verdict:
     0 keep, 10 watch, 11 retire (1 when the drive cannot be read at all).
 
     \b

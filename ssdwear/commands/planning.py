@@ -110,7 +110,7 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
                    "to 1 EB a day; DWPD 0.01 to 100, of a capacity with its unit).")
 @click.option("--candidate", "patterns", multiple=True, metavar="PATTERN",
               help="Only candidates matching this regular expression (name, family, model; repeatable).")
-@click.option("--years", type=Limited("N", unit_limits("YEARS")), default=5.0, show_default="5", metavar="N",
+@click.option("--years", type=Limited("N", unit_limits("YEARS")), default=5, show_default=True, metavar="N",
               help="What lasting means: at least N years (judged on the pessimistic bound; 0.1 to 100).")
 @click.option("--spare", type=Limited("PERCENT", unit_limits("SPARE_PERCENT")), metavar="PERCENT",
               help="Leave PERCENT of each drive's user capacity unused (spare area, 0.1 to 99.9 % of the user "
@@ -123,14 +123,15 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
 @handle_errors
 def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], patterns: tuple[str, ...], years: float,
          spare: Optional[float], device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
-    """Which drive lasts how long under this workload: every candidate's projected years, sorted by fit.
+    """Which drive lasts how long under this workload.
 
-    Exit status: 0 when at least one candidate meets --years, 1 when none does, 2 on usage errors.
+    Every candidate's projected years, sorted by fit. Exit status: 0 when at least one candidate
+    meets --years, 1 when none does, 2 on usage errors.
 
     \b
     Examples:
-      ssdwear plan --from /dev/sda --represents 1d        the workload a timed window measured
-      ssdwear plan --from BTTV12345678200GGN --years 7    a drive's stored history
+      ssdwear plan --from /dev/sda --represents 1d     a timed window's workload
+      ssdwear plan --from BTTV12345678200GGN --years 7 a drive's stored history
       ssdwear plan --host-writes 145GB/day --candidate 710 --spare 20
     """
     import re

@@ -51,7 +51,9 @@ if TYPE_CHECKING:
 @handle_errors
 def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
            record: bool, fmt: str) -> None:
-    """Read the drives and report wear used, the measured window, rate and years left.
+    """Wear used, the measured window, rate and years left.
+
+    Reads every drive smartctl finds (or the DEVICEs named) and reports each.
 
     \b
     Examples:
@@ -87,11 +89,11 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
 @click.pass_obj
 @handle_errors
 def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: str) -> None:
-    """Show each drive's timed-workload window so far and whether it is valid yet.
+    """Each drive's timed-workload window so far: valid yet?
 
     \b
     Example:
-      ssdwear status                E4h minutes, wall time since ssdwear's reset, valid or not
+      ssdwear status     E4h minutes, time since ssdwear's reset, valid or not
     """
     from ..status import status_rows
 
@@ -123,10 +125,11 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
 @click.pass_obj
 @handle_errors
 def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[float], fmt: str) -> None:
-    """Report wear from saved smartctl outputs (-a, -x or --json; smartctl 6.x to 7.5).
+    """Report wear from saved smartctl outputs.
 
-    Several outputs of one drive give a windowed wear rate between them, with power-on hours as
-    the clock. Each drive is named by its file (the last one, for several readings of one drive).
+    The outputs of -a, -x or --json, smartctl 6.x to 7.5. Several outputs of one drive give a
+    windowed wear rate between them, with power-on hours as the clock. Each drive is named by its
+    file (the last one, for several readings of one drive).
 
     \b
     Examples:
@@ -153,13 +156,15 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
 @click.pass_obj
 @handle_errors
 def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) -> None:
-    """List the stored drives, or chart one drive's stored samples (or give them as JSON, YAML, CSV).
+    """List the stored drives, or chart one drive's samples.
 
-    DRIVE is a serial number, WWN, model or the device path it was last seen at (sda for /dev/sda), in any case.
+    Without DRIVE, the drives the history holds; with one, a terminal chart of its wear and writes,
+    or the series as JSON, YAML or CSV. DRIVE is a serial number, WWN, model or the device path it
+    was last seen at (sda for /dev/sda), in any case.
 
     \b
     Examples:
-      ssdwear history                       serial, model, last device, samples, span
+      ssdwear history                  serial, model, last device, samples, span
       ssdwear history BTTV12345678200GGN
       ssdwear history sda --since 90d --format csv > sda.csv
     """
@@ -210,7 +215,9 @@ def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -
 @cli.command()
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: str) -> None:
-    """Print the shell completion script (the files in completions/ are this output).
+    """Print the shell completion script.
+
+    The files in completions/ are this output.
 
     \b
     Example:

@@ -88,7 +88,9 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
 @click.pass_obj
 @handle_errors
 def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, force: bool, fmt: str) -> None:
-    """Reset Intel's timed-workload timer (E4h) and record the reset and a baseline.
+    """Reset Intel's timed-workload timer (E4h) and record it.
+
+    The reset and a baseline sample are stored in the history.
 
     Sends `smartctl -t vendor,0x40` only to Intel/Solidigm SSDs of a family for which the reset is
     documented and that report attributes 226-228; other drives are refused unless --force.
@@ -127,7 +129,9 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 @handle_errors
 def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, duration: float,
             poll: float, force: bool, represents: Optional[float], fmt: str) -> None:
-    """Start, wait with a progress bar until the window is valid, then report.
+    """Reset the timer, wait until the window is valid, report.
+
+    The wait shows a progress bar.
 
     Run your real workload meanwhile. The window is valid once E4h shows at least 60 power-on
     minutes and the requested time has passed.
