@@ -33,6 +33,7 @@ from .records import (
     Writes,
     location,
 )
+from .units import percent_text
 from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
@@ -78,7 +79,7 @@ def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading],
 
 
 def _pct(reading: UsedReading) -> str:
-    return f"{'≥ ' if reading.at_least else ''}{reading.percent:g} %"
+    return percent_text(reading.percent, reading.at_least)
 
 
 # ------------------------------------------------------------------------------------------------

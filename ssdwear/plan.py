@@ -26,6 +26,7 @@ from . import spare as spare_mod
 from . import vendors
 from .ratings import Rating, attaches, bytes_span, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
 from .records import DriveReport, Projection, Sample, Snapshot, Writes
+from .units import rate_text
 
 DAYS_PER_YEAR = 365
 FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in
@@ -203,7 +204,7 @@ def rated_workload(m: Measured) -> Optional[Workload]:
 
     interval = "resolution" if p.interval_level is None else "calibrated"
     workload = m.entry.workload if m.entry is not None else None
-    basis = (f"{m.where} {m.label} wore {p.percent_per_year:.3g} % of its rating a year ({p.method}: {p.basis}) "
+    basis = (f"{m.where} {m.label} wore {rate_text(p.percent_per_year)} % of its rating a year ({p.method}: {p.basis}) "
              f"x its rating {bytes_text(rated)}" + (f" (rating workload: {workload})" if workload else "")
              + f" = {_bytes(per_day)} a day of rated writes")
     return Workload("rated-writes", per_day, scaled(p.percent_per_year_low), scaled(p.percent_per_year_high),

@@ -12,7 +12,16 @@ from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
 from .records import DriveReport, Projection, RaidVolume, Window
-from .units import MAX_PRINTED_YEARS, MIN_PRINTED_YEARS, fmt_years, human_bytes, human_minutes, span_text
+from .units import (
+    MAX_PRINTED_YEARS,
+    MIN_PRINTED_YEARS,
+    fmt_years,
+    human_bytes,
+    human_minutes,
+    percent_text,
+    rate_text,
+    span_text,
+)
 from .wrap import GLUE, fit, words, wrap_text
 
 
@@ -88,9 +97,7 @@ def _short(years: Optional[float]) -> str:
 
 
 def fmt_used(r: DriveReport) -> str:
-    if r.used_percent is None:
-        return "-"
-    return f"{'≥' if r.used_at_least else ''}{r.used_percent:.4g} %"
+    return "-" if r.used_percent is None else percent_text(r.used_percent, r.used_at_least)
 
 
 def fmt_window(w: Optional[Window]) -> str:
@@ -114,7 +121,7 @@ def fmt_window(w: Optional[Window]) -> str:
 def fmt_rate(p: Optional[Projection]) -> str:
     if p is None or p.percent_per_year is None:
         return "-"
-    return f"{p.percent_per_year:.3g}"
+    return rate_text(p.percent_per_year)
 
 
 def fmt_written(r: DriveReport) -> str:

@@ -82,6 +82,27 @@ def test_no_figure_or_model_is_ever_split_across_lines(folder: str) -> None:
             assert any(phrase in line for line in lines), (columns, phrase)
 
 
+def test_numbers_read_the_same_everywhere() -> None:
+    """Issue 17.18: '1765.2 years' in retire-check beside '1,765' in the report, '1.14e+04' %/year, '≥255 %' in the
+    table beside '≥ 255 %' in retire-check. One form of each (ssdwear.units; years beyond 100 are the bound
+    '> 100' everywhere, units.human_years)."""
+    from ssdwear.units import percent_text, rate_text
+
+    assert [rate_text(x) for x in (11402.3, 114.2, 21.74, 5.35, 0.0145, 0.0000123, 0.0)] == \
+        ["11,402", "114", "21.7", "5.35", "0.0145", "0.0000123", "0"]
+    assert percent_text(255, True) == "≥ 255 %" and percent_text(0.95507812) == "0.9551 %"
+    old = str(CORPUS / "linuxhw-EnterpriseDrive__hgst-husmr7638bdp3y1__1.txt")
+    table, verdict = run(["analyze", old], env={"COLUMNS": "200"}).stdout, run(["retire-check", old]).stdout
+    assert "│      > 100 │" in table and "> 100 years left, > 100 at the pessimistic end" in verdict
+    assert "1765" not in table + verdict and "1,765" not in table + verdict
+    worn = str(CORPUS / "linuxhw-EnterpriseDrive__toshiba-kxg50znv512g__1.txt")
+    table, verdict = run(["analyze", worn], env={"COLUMNS": "200"}).stdout, run(["retire-check", worn]).stdout
+    assert "│ ≥ 255 % │" in table and "wear used ≥ 255 % of rated endurance" in verdict
+    files = sorted(str(f) for f in CORPUS.iterdir() if f.suffix in (".txt", ".json"))
+    every = run(["analyze", "--each", "--represents", "1d", *files], env={"COLUMNS": "200"}).stdout
+    assert not re.findall(r"\d(?:\.\d+)?e[+-]\d+\b", every)  # never in exponent form
+
+
 STUTTERS = ("window: window", "window no window", "65535 (reset)", "(RAID controller volume", "the timer was reset")
 
 
