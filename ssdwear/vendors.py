@@ -77,6 +77,10 @@ _CRUCIAL_MICRON = re.compile(r"^(crucial|micron)|^CT\d+(MX|BX|M5|P)|^MTFD", re.I
 _KINGSTON = re.compile(r"kingston", re.I)
 _SANDFORCE_FAMILY = re.compile(r"sandforce|Seagate Nytro|Kingston", re.I)
 _SEAGATE_NYTRO = re.compile(r"^XA\d{3,4}[A-Z]{2}\d", re.I)
+# Intel's SandForce SF-2281 drives: 520 (SSDSC2CW), 330/335 (SSDSC2CT), 525 (SSDMCEAC), 530/535 and Pro 1500/2500
+# (SSDSC2BW, SSDSC2BF, SSDMCEAW, SSDSCKGW/KHW), by drive-database family or model number.
+_SANDFORCE_INTEL_FAMILY = re.compile(r"^Intel (520|525|330/335|53x and Pro 1500/2500) Series", re.I)
+_SANDFORCE_INTEL_MODEL = re.compile(r"^(INTEL\s+)?SSD(SC2C[WT]|SC2B[WF]|MCEA[CW]|SCK[GH]W)\d", re.I)
 _SK_HYNIX = re.compile(r"^SH[GY]S|^HFS\d|SK ?hynix", re.I)
 _TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
 _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
@@ -270,6 +274,13 @@ PROFILES: tuple[VendorProfile, ...] = (
                   wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),)),
 )
 GENERIC = VendorProfile("generic", lambda s: True)
+
+
+def sandforce_based(snap: Snapshot) -> bool:
+    """A drive on a SandForce controller: the SandForce profile (Kingston, Seagate Nytro, drive-database family
+    'SandForce Driven SSDs'), or one of Intel's SandForce-based families."""
+    return (profile(snap).name.startswith("SandForce") or bool(_SANDFORCE_INTEL_FAMILY.match(snap.model_family or ""))
+            or bool(_SANDFORCE_INTEL_MODEL.match((snap.model or "").strip())))
 
 
 def profile(snap: Snapshot) -> VendorProfile:
@@ -516,8 +527,10 @@ def ata_used_readings(snap: Snapshot) -> Readings:
         if not entry.valid or entry.value is None:
             notes.append("Device Statistics 'Percentage Used Endurance Indicator' is marked not valid")
         elif entry.value == 255:
-            notes.append("Device Statistics 'Percentage Used Endurance Indicator' reads 255, which means "
-                         "'not valid' (SandForce-based firmwares); ignored")
+            notes.append("Device Statistics 'Percentage Used Endurance Indicator' reads 255, which SandForce-based "
+                         "firmwares print for 'not valid'; ignored" if sandforce_based(snap) else
+                         "Device Statistics 'Percentage Used Endurance Indicator' reads 255, the field's largest "
+                         "value, which does not say how much is used; ignored")
         else:
             readings.append(UsedReading("ata_devstat_percentage_used", float(entry.value), False,
                                         f"Device Statistics page 0x07 'Percentage Used Endurance Indicator' "

@@ -200,3 +200,39 @@ def test_smi_169_is_read_where_the_erase_counts_agree_and_replaced_where_they_co
                                                 attr(168, 1000, name="SATA_PHY_Error_Count"),
                                                 attr(169, 0, name="Remaining_Lifetime_Perc")]))
     assert [r.source for r in other.readings] == ["smi_169_remaining_lifetime"]
+
+
+SANDFORCE_NOTE = "reads 255, which SandForce-based firmwares print for 'not valid'"
+
+
+@pytest.mark.parametrize("name", ["intel-ssdmceac120b3", "intel-ssdsc2ct120a3", "intel-ssdsc2ct240a4",
+                                  "intel-ssdsc2cw120a3"])
+def test_devstat_255_is_called_sandforce_only_on_sandforce_drives(name: str) -> None:
+    """Intel 520/525/330/335: SF-2281 controllers, which print 255 in Device Statistics for 'not valid'."""
+    from conftest import CORPUS
+
+    from ssdwear.analyze import load
+
+    snap = load(CORPUS / f"linuxhw-EnterpriseDrive__{name}__1.txt")
+    assert vendors.sandforce_based(snap)
+    notes = vendors.ata_used_readings(snap).notes
+    assert any(SANDFORCE_NOTE in n for n in notes)
+
+
+def test_devstat_255_on_samsung_and_smi_drives_says_nothing_of_sandforce(tmp_path) -> None:
+    """Issue 17.18: the SandForce note was printed for Samsung and Silicon Motion drives that read 255."""
+    from conftest import CORPUS
+
+    from ssdwear.analyze import load
+
+    real = (CORPUS / "linuxhw-EnterpriseDrive__samsung-ssd-860-evo-1tb__1.txt").read_text()
+    line = "0x07  0x008  1              41  N--  Percentage Used Endurance Indicator"
+    assert line in real
+    edited = tmp_path / "samsung-devstat-255.txt"  # the corpus output with the indicator at 255
+    edited.write_text(real.replace(line, line.replace("  41  ", " 255  ")))
+    smi = ata("ADATA SU650", [attr(169, 90, name="Remaining_Lifetime_Perc")], devstat_used=255)
+    for snap in (load(edited), smi):
+        assert not vendors.sandforce_based(snap)
+        notes = vendors.ata_used_readings(snap).notes
+        (note,) = [n for n in notes if "reads 255" in n]
+        assert "SandForce" not in note and "the field's largest value" in note
