@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one version (pyproject.toml reads it); 0.2: JSON schema 2
 
 _EXPORTS = {
     "read_drives": "api", "analyze_files": "api", "parse_output": "api",

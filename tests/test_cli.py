@@ -349,3 +349,23 @@ def test_smartctl_older_than_7_is_read_as_text(tmp_path: Path) -> None:
     drive = drives(result)["/dev/nvme0"]
     assert drive["serial"] == "NVME0001" and drive["interface"] == "nvme"
     assert [c[0] for c in runner.calls] == ["--json=c", "-x"]
+
+
+def test_the_version_has_one_source_and_says_schema_2() -> None:
+    """Issue 17.18: pyproject said 0.1.0 while the JSON is schema 2; now pyproject reads ssdwear.__version__, the
+    CHANGELOG's latest release is that version, and the envelope carries it."""
+    import re
+
+    from conftest import ROOT
+
+    import ssdwear
+
+    project = (ROOT / "pyproject.toml").read_text()
+    section = project.split("[project]", 1)[1].split("\n[", 1)[0]
+    assert not re.search(r"^version\s*=", section, re.M) and 'dynamic = ["version"]' in section
+    assert 'version = {attr = "ssdwear.__version__"}' in project
+    assert tuple(int(x) for x in ssdwear.__version__.split(".")[:2]) >= (0, 2)  # 0.1.0 wrote schema 1
+    heading = next(line for line in (ROOT / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
+    assert heading.startswith(f"## {ssdwear.__version__} ") and "schema 2" in heading
+    doc = json.loads(run(["--replay", str(INTEL), "report", "--format", "json"]).stdout)
+    assert doc["ssdwear"] == ssdwear.__version__ and doc["schema"] == 2

@@ -70,3 +70,11 @@ def test_node_exporter_serves_the_sampled_textfile(tmp_path: Path) -> None:
     assert 'ssdwear_used_ratio{device="/dev/nvme0",model="SAMSUNG MZQLB1T9HAJR-00007",' \
            'serial="S436NA0M000001",source="nvme_percentage_used"} 0.1' in body
     assert 'ssdwear_host_written_bytes_total{device="/dev/sda"' in body
+
+
+def test_the_changelog_names_only_real_metrics() -> None:
+    """Issue 17.18: the CHANGELOG named `ssdwear_years_remaining_lower_seconds`, which does not exist."""
+    import re
+
+    named = set(re.findall(r"`(ssdwear_[a-z_]+)`", (ROOT / "CHANGELOG.md").read_text()))
+    assert named and named <= set(METRICS), named - set(METRICS)
