@@ -295,6 +295,19 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
     return Group(*parts)
 
 
+def scan_view(found: Sequence[tuple[str, Optional[str]]], columns: int) -> Any:
+    """The drives smartctl can open, with their -d types: a table on a terminal, aligned columns elsewhere."""
+    from rich.console import Group
+    from rich.text import Text
+
+    rows = [(name, dtype or "-") for name, dtype in found]
+    table = _grid((("Device", "left"), ("Type", "left")), rows, columns) if tables_wanted() and rows else None
+    if table is not None:
+        return table
+    wide = max([len("Device"), *(len(name) for name, _ in rows)])
+    return Group(*(Text(f"{name:<{wide}}  {dtype}") for name, dtype in [("Device", "Type"), *rows]))
+
+
 def start_view(results: Sequence[Any], columns: int) -> Any:
     """What start did to each drive, one block each (drive strings printed literally)."""
     from rich.console import Group

@@ -103,6 +103,13 @@ def test_numbers_read_the_same_everywhere() -> None:
     assert not re.findall(r"\d(?:\.\d+)?e[+-]\d+\b", every)  # never in exponent form
 
 
+def test_scan_prints_a_table_not_tab_separated_lines() -> None:
+    table = run(["--replay", str(RAID / "megaraid"), "scan"], env={"COLUMNS": "80"}).stdout
+    assert "┃ Device     ┃ Type           ┃" in table and "│ /dev/bus/0 │ sat+megaraid,1 │" in table
+    plain = run(["--replay", str(FIXTURES / "intel"), "scan"], env={"COLUMNS": ""}).stdout  # a pipe, cron mail
+    assert plain.splitlines()[:2] == ["Device    Type", "/dev/sda  sat"] and "\t" not in table + plain
+
+
 STUTTERS = ("window: window", "window no window", "65535 (reset)", "(RAID controller volume", "the timer was reset")
 
 

@@ -244,8 +244,10 @@ def scan(app: App, fmt: str) -> None:
         session, found = find_devices(app, first, [], None)
         session.close()
     if fmt == "table":
-        for name, dtype in found:
-            write(f"{name}\t{dtype or '-'}")
+        from .. import render
+
+        if found:
+            console_print(render.scan_view(found, render.width()))
     else:
         emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
     for message in session.warnings:
