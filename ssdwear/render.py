@@ -42,9 +42,10 @@ def to_yaml(doc: dict[str, Any], ascii_only: bool = False) -> str:
 
 
 def fmt_range(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
-    """'18.7 (17.5-20.0)'; '≥ 11.7' when no wear was seen (no upper bound); '-' when unknown."""
+    """Plan's years: '18.7 (17.5-20.0)'; '≥ 11.7' when no wear was seen (no upper bound); '0.1-1.2' over a range
+    rating (no central figure); '-' when unknown."""
     if central is None:
-        return f"≥ {_short(low)}" if low is not None else "-"
+        return "-" if low is None else f"≥ {_short(low)}" if high is None else f"{_short(low)}-{_short(high)}"
     if low is None or high is None:
         return f"{_short(central)} (≥ {_short(low)})" if low is not None else _short(central)
     if _short(low) == _short(high):
@@ -161,8 +162,7 @@ def console(stderr: bool = False) -> Any:
 
 
 def _identity(r: DriveReport) -> str:
-    """Model and [serial]; the model's words kept on one line (a model of up to 30 characters: longer ones, which
-    drive strings may be, wrap like words)."""
+    """Model and [serial]; a model of up to 30 characters kept on one line (longer ones wrap like words)."""
     model = r.model.replace(" ", GLUE) if r.model and len(r.model) <= 30 else r.model
     return " ".join(x for x in (model, r.serial and f"[{r.serial}]") if x) or "?"
 
@@ -297,15 +297,10 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
 
 def scan_view(found: Sequence[tuple[str, Optional[str]]], columns: int) -> Any:
     """The drives smartctl can open, with their -d types: a table on a terminal, aligned columns elsewhere."""
-    from rich.console import Group
-    from rich.text import Text
-
     rows = [(name, dtype or "-") for name, dtype in found]
     table = _grid((("Device", "left"), ("Type", "left")), rows, columns) if tables_wanted() and rows else None
-    if table is not None:
-        return table
     wide = max([len("Device"), *(len(name) for name, _ in rows)])
-    return Group(*(Text(f"{name:<{wide}}  {dtype}") for name, dtype in [("Device", "Type"), *rows]))
+    return table or "\n".join(f"{name:<{wide}}  {dtype}" for name, dtype in [("Device", "Type"), *rows])
 
 
 def start_view(results: Sequence[Any], columns: int) -> Any:
@@ -335,9 +330,8 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
             continue
         window = "-" if not row.timed else "65535" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
-        valid = {True: "valid", False: "not valid yet", None: "-"}[row.valid]
-        if row.valid is False and not row.counting and row.reset_at is None:
-            valid = "not valid"  # no reset known: no telling when it will be
+        unknown = row.valid is False and not row.counting and row.reset_at is None  # no reset known: no telling when
+        valid = "not valid" if unknown else {True: "valid", False: "not valid yet", None: "-"}[row.valid]
         parts.append(Text(f"{row.where}  {who}"))
         parts += _wrapped("E4h window", f"{window}, {valid}", columns)
         parts += _wrapped("our reset", since if row.reset_at is None else
@@ -536,13 +530,6 @@ def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
 _FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
 
 
-def _plan_years(c: Any) -> str:
-    """A candidate's years: '18.7 (17.5-20.0)'; over a range rating, which has no central figure, '0.1-1.1'."""
-    if c.years is None and c.years_low is not None and c.years_high is not None:
-        return f"{_short(c.years_low)}-{_short(c.years_high)}"
-    return fmt_range(c.years, c.years_low, c.years_high)
-
-
 def _margin(c: Any, target: float) -> str:
     if c.years_low is None:
         return "-"
@@ -587,7 +574,7 @@ def plan_view(result: Any, columns: int) -> Any:
     parts += _lines(f"Target: {target:g} years; years are judged on the pessimistic bound.", columns)
     header = (("Candidate", "left"), ("Rated", "right"), ("Years", "right"), (f"Meets {target:g} y", "left"),
               ("Margin", "right"), ("Warranty", "right"))
-    rows = [(c.name, c.rating_text, _plan_years(c), _FIT_WORDS[c.fit],
+    rows = [(c.name, c.rating_text, fmt_range(c.years, c.years_low, c.years_high), _FIT_WORDS[c.fit],
              _margin(c, target), f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
             for c in result.candidates]
     table = _grid(header, rows, columns) if tables_wanted() else None
