@@ -90,7 +90,7 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
         verdict = judge(r, t)
         state = CRITICAL if verdict.level == RETIRE else WARNING if verdict.level == WATCH else OK
         detail = verdict.reasons[0] if verdict.reasons else _summary(r)
-        states.append((state, r, f"{who}: {detail}"))
+        states.append((state, r, f"{who}: {detail}{_window_refused(r)}"))
     worst = max((s for s, _, _ in states), key=lambda s: _SEVERITY[s], default=UNKNOWN)
     bad = [text for s, _, text in states if s != OK]
     if not states:
@@ -108,6 +108,15 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
     perf = perfdata(reports, t)
     long_text = "\n".join(text for _, _, text in states)
     return worst, f"{line} | {perf}\n{long_text}" if perf else f"{line}\n{long_text}"
+
+
+def _window_refused(r: DriveReport) -> str:
+    """A timed window refused for good (a reset that did not take, a timer that cannot be trusted), said on the
+    drive's line: the figures above then come from elsewhere."""
+    w = r.window
+    if w is None or w.kind != "timed-workload" or w.valid or w.pending:
+        return ""
+    return f"; timed window {w.reason}"
 
 
 def _summary(r: DriveReport) -> str:

@@ -42,7 +42,7 @@ Devices = list[tuple[str, Optional[str]]]
 
 @dataclass
 class App:
-    """Options shared by every command, and the injectable clock (tests replace it)."""
+    """Options shared by every command, and the injectable clocks and sleep (tests replace them)."""
 
     smartctl: Optional[str] = None
     config_file: Optional[str] = None
@@ -57,6 +57,7 @@ class App:
     nvme_runner: Optional[Runner] = None  # the same for nvme-cli
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
+    monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
     _config: Optional[Config] = None
 
     def config(self) -> Config:

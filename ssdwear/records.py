@@ -177,6 +177,7 @@ class Window:
     represents_minutes: Optional[float] = None  # real time the window stands for (--represents)
     valid_in_minutes: Optional[float] = None  # power-on minutes until the window becomes valid
     counter: Optional[str] = None  # the counter a 'readings' window used
+    pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
 
 
 @dataclass(frozen=True)

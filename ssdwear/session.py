@@ -23,7 +23,6 @@ from .records import (
     PASS_THROUGH_TYPE,
     DriveReport,
     RaidVolume,
-    ResetRecord,
     Sample,
     Snapshot,
     drive_key,
@@ -109,20 +108,6 @@ class Session:
             self._store.close()
         self._store, self._store_writes = store, write
         return store
-
-    def last_reset(self, key: str) -> Optional[ResetRecord]:
-        """ssdwear's own last reset of this drive's timer, from the history (None without one; one recorded with
-        the clock ahead, dated after now, is not the last)."""
-        store = self.store()
-        if store is None:
-            return None
-        try:
-            now = self.clock()
-            self._clock_rule(store, key, now)
-            return store.last_reset(key, until=now)
-        except StoreError as exc:
-            self.warn(f"history not used: {exc}")
-            return None
 
     def close(self) -> None:
         if self._store is not None:

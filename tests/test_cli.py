@@ -19,14 +19,24 @@ T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
 class FakeTime:
+    """The wall clock and the monotonic clock, both moved only by sleep."""
+
     def __init__(self) -> None:
         self.now = T0
+        self.ticks = 0.0
 
     def clock(self) -> datetime:
         return self.now
 
+    def monotonic(self) -> float:
+        return self.ticks
+
     def sleep(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+        self.ticks += seconds
+
+    def app(self, **kwargs) -> App:
+        return App(clock=self.clock, sleep=self.sleep, monotonic=self.monotonic, **kwargs)
 
 
 def run(args: list[str], app: App | None = None):
@@ -119,7 +129,7 @@ def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
 def test_measure_waits_for_a_valid_window_then_reports() -> None:
     fake = FakeTime()
     runner = ReplayRunner(INTEL)
-    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    app = fake.app(runner=runner)
     result = run(["measure", "/dev/sda", "-d", "sat", "--for", "60m", "--poll", "20m", "--represents", "1d",
                   "--format", "json"], app)
     assert result.exit_code == 0, result.output
@@ -137,7 +147,7 @@ def test_measure_waits_for_a_valid_window_then_reports() -> None:
 def test_status_shows_the_window_since_our_reset() -> None:
     fake = FakeTime()
     runner = ReplayRunner(INTEL)
-    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    app = fake.app(runner=runner)
     assert run(["start", "/dev/sda", "-d", "sat"], app).exit_code == 0
     fake.sleep(25 * 60)
     result = run(["status", "/dev/sda", "-d", "sat", "--format", "json"], app)

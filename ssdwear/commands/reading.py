@@ -102,7 +102,8 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
             if fmt != "table":
                 emit_doc(envelope(app, session.origin, drives=[]), fmt)
             raise no_drives(session)
-        rows = status_rows(session.read(targets), session.last_reset, app.clock())
+        now = app.clock()
+        rows = status_rows(session.read(targets), lambda snap: session.context(snap, now))
     finally:
         session.close()
     if fmt == "table":
@@ -190,7 +191,9 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     elif fmt == "table":
         console_print(render.history_chart(found, series))
     else:
-        emit_doc(envelope(app, f"history:{path}", **render.samples_doc(found, series)), fmt)
+        from ..serialize import samples_doc
+
+        emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
 
 
 def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -> None:

@@ -150,10 +150,15 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
             sys.exit(start_exit(results, session, printed=True))
         from .. import render
 
-        with render.progress(enabled=fmt == "table") as bar:
+        terminal, printed_at = sys.stderr.isatty(), None
+        with render.progress(enabled=terminal) as bar:
             last = None
-            for last in measure_mod.poll(session, started, duration, poll, app.sleep):
-                bar.show(last, duration)
+            for last in measure_mod.poll(session, started, duration, poll, app.sleep, app.monotonic):
+                if terminal:
+                    bar.show(last, duration)
+                elif measure_mod.line_due(last, printed_at):  # cron, nohup, CI: a line every few minutes
+                    printed_at = last.elapsed_minutes
+                    say(measure_mod.progress_line(last, duration))
         assert last is not None
         reports = session.assess(last.outcomes)
         emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
