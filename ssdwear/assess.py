@@ -139,14 +139,9 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     someone_else = _reset_by_someone_else(ctx, e4)
     warnings.extend(someone_else)
 
-    lifetime = None
-    reason = None
-    if poh_minutes is not None and abs(e4 - poh_minutes) <= vendors.never_reset_slack(poh_minutes):
-        reason = "timer never reset: the window is the drive's whole life"
-        notes.append(reason)
-        lifetime = UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
-                               f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
-                               step=1 / E2H_STEPS_PER_PERCENT)
+    lifetime = _never_reset(e2, e4, poh_minutes)
+    reason = "timer never reset: the window is the drive's whole life" if lifetime is not None else None
+    notes.extend([reason] if reason else [])
     ignored = _reset_ignored(ctx, e4)
     if ignored is not None:
         warnings.append(ignored)
@@ -159,6 +154,16 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
                     wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
     ours = ctx.reset is not None and ctx.now is not None and not someone_else
     return TimedResult(window, lifetime, tuple(warnings), tuple(notes), ours)
+
+
+def _never_reset(e2: int, e4: int, poh_minutes: Optional[float]) -> Optional[UsedReading]:
+    """E2h as the lifetime wear indicator when E4h is the drive's whole power-on time (a timer never reset)."""
+    if poh_minutes is None or abs(e4 - poh_minutes) > vendors.never_reset_slack(poh_minutes):
+        return None
+    wear_percent = e2 / E2H_STEPS_PER_PERCENT
+    return UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
+                       f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
+                       step=1 / E2H_STEPS_PER_PERCENT)
 
 
 # A window may stand for a --represents duration this much shorter than itself (whole-minute counters, the
@@ -231,8 +236,8 @@ def _reset_ignored(ctx: Context, e4: int) -> Optional[str]:
     if ctx.reset is None or ctx.now is None:
         return None
     since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
-    if e4 <= since_reset + VALID_AFTER_MINUTES:
-        return None
+    if since_reset < 0 or e4 <= since_reset + VALID_AFTER_MINUTES:
+        return None  # (a reset dated after now: the wall clock went back, and cannot tell)
     return (f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear reset this drive's "
             f"timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
 

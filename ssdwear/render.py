@@ -305,7 +305,7 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
     parts: list[Any] = []
     for r in results:
         who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
-        style = "green" if r.status == "reset" else "yellow" if r.status == "refused" else "red"
+        style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += _wrapped("", r.message, columns)
     return Group(*parts)

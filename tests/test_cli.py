@@ -108,12 +108,14 @@ def test_start_sends_the_vendor_command_to_intel_drives_only() -> None:
     runner = ReplayRunner(INTEL)
     result = run(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
     statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
-    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "refused"}
+    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "skipped"}
     resets = [c for c in runner.calls if "vendor,0x40" in c]
     assert sorted(c[-1] for c in resets) == ["/dev/sda", "/dev/sdb", "/dev/sdc"]
     assert all(c[:2] == ("-t", "vendor,0x40") for c in resets)
-    assert result.exit_code == 4  # a drive was refused
-    assert "Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
+    # --all means every eligible drive: the Samsung is listed as skipped, with the reason, and every eligible
+    # drive was reset: exit 0 (issue 17.15)
+    assert result.exit_code == 0
+    assert "/dev/sdd: not eligible: Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
 
 
 def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
