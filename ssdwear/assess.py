@@ -487,6 +487,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         projection=projection,
         writes=drive_writes,
         health=h,
+        smart_available=snap.smart_available,
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
         source=snap.source,

@@ -11,6 +11,7 @@ from .errors import SsdwearError
 from .records import DriveReport
 from .units import human_years
 from .verdict import RETIRE, WATCH, judge
+from .verdict import UNKNOWN as CANNOT_JUDGE
 
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
 STATE_NAMES = {OK: "OK", WARNING: "WARNING", CRITICAL: "CRITICAL", UNKNOWN: "UNKNOWN"}
@@ -88,7 +89,7 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold]) -> tupl
             states.append((UNKNOWN, r, f"{who}: cannot read: {r.error}"))
             continue
         verdict = judge(r, t)
-        state = CRITICAL if verdict.level == RETIRE else WARNING if verdict.level == WATCH else OK
+        state = {RETIRE: CRITICAL, WATCH: WARNING, CANNOT_JUDGE: UNKNOWN}.get(verdict.level, OK)
         detail = verdict.reasons[0] if verdict.reasons else _summary(r)
         states.append((state, r, f"{who}: {detail}{_window_refused(r)}"))
     worst = max((s for s, _, _ in states), key=lambda s: _SEVERITY[s], default=UNKNOWN)

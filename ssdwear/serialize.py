@@ -92,6 +92,7 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "projection": projection_dict(r.projection),
         "writes": writes,
         "health": {**asdict(r.health), "failing_attributes": list(r.health.failing_attributes)},
+        "smart_available": r.smart_available,
         "warnings": list(r.warnings),
         "notes": list(r.notes),
         "error": r.error,

@@ -164,6 +164,16 @@ class Session:
             seen.setdefault(device, RaidVolume(device, controller, drives))
         return list(seen.values())
 
+    def volumes_with_drives(self) -> list[RaidVolume]:
+        """The RAID volumes met, with the pass-through drives a scan finds behind the controllers: for a command
+        that read only the volume (retire-check), so that it can say how to reach the drives."""
+        try:
+            found = tuple(location(name, dtype) for name, dtype in self.devices([])
+                          if dtype and PASS_THROUGH_TYPE.search(dtype))
+        except SsdwearError:
+            found = ()
+        return [replace(v, drives=v.drives or found) for v in self.raid_volumes]
+
     # -- turning readings into reports ---------------------------------------------------------
 
     def context(self, snap: Snapshot, now: datetime) -> assess_mod.Context:
