@@ -25,6 +25,7 @@ complete -c ssdwear -n '__fish_use_subcommand' -a scan -d 'List the drives smart
 complete -c ssdwear -n '__fish_use_subcommand' -a start -d 'Reset Intels timed-workload timer (E4h) and record the reset and a bas'
 complete -c ssdwear -n '__fish_use_subcommand' -a status -d 'Show each drives timed-workload window so far and whether it is valid '
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l each -d 'One report per file, even for several readings of one drive'
+complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l same-drive -d 'The files are readings of one drive (serials masked): join them into o'
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l represents -r -d 'Real time the measured window stands for (the seeds 60-minute loop = 1'
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l format -s f -r -a 'table json yaml prometheus' -d 'table for people; json/yaml/prometheus on stdout for scripts'
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l smartctl -r -F -d 'smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin,'
