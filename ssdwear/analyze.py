@@ -1,8 +1,10 @@
 """Saved smartctl outputs -> reports, including windowed projections across readings of one drive.
 
-Several outputs of the same drive (same serial; or, when serials are masked, same model, firmware and
-capacity with counters that never run backwards) form a series. Its wear rate is fitted against
-power-on hours - the offline twin of the timed-workload method - and projected like a timed window.
+Several outputs of the same drive form a series: the same drive only when its identity proves it (serial, else
+WWN), or when the user says so (--same-drive: every file given is one drive, as when serials were masked before
+publishing); and within one drive, counters that never run backwards. Masked files are otherwise reported each
+alone, saying why: two drives of one model, firmware and capacity are not one drive. The series' wear rate is
+fitted against power-on hours - the offline twin of the timed-workload method - and projected.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Optional
 
 from . import assess as assess_mod
 from . import forecast, vendors, wear
-from .errors import ParseError
+from .errors import ParseError, UsageError
 from .parse import MAX_INPUT_BYTES, parse_output
 from .records import E2H_STEPS_PER_PERCENT, DriveReport, Snapshot, Window, drive_key
 from .trust import display_path
@@ -65,11 +67,33 @@ def load(path: Path) -> Snapshot:
     return snap
 
 
-def _identity(snap: Snapshot) -> tuple[str, ...]:
+def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
+    """Which drive a reading is of: its serial/WWN; every file one drive with --same-drive; else the file alone."""
+    if same_drive:
+        return ("same-drive",)
     key = drive_key(snap.model, snap.serial, snap.wwn)
     if key is not None:
         return ("id", key)
-    return ("masked", snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
+    return ("alone", snap.source)
+
+
+def _look_alike(snap: Snapshot) -> tuple[str, ...]:
+    return (snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
+
+
+MASKED_ALONE = ("serial masked: reported alone, although other files show the same model, firmware and capacity: "
+                "files are joined into one drive's series only by serial or WWN (--same-drive when they are "
+                "readings of one drive)")
+
+
+def _same_drive_check(readings: Sequence[SavedReading]) -> None:
+    """--same-drive with files whose identities prove two drives is a usage error."""
+    keys = {drive_key(r.snap.model, r.snap.serial, r.snap.wwn): r.snap.source for r in readings}
+    keys.pop(None, None)
+    if len(keys) > 1:
+        (a, file_a), (b, file_b) = list(keys.items())[:2]
+        raise UsageError(f"--same-drive: the files hold different drives ({a} in {file_a}, {b} in {file_b}); "
+                         "give the files of one drive")
 
 
 _HOST_COUNTERS = ("host_bytes_written", "host_bytes_read")
@@ -101,11 +125,13 @@ def _follows(earlier: SavedReading, later: SavedReading) -> bool:
                 and e4b >= e4a and e2b < e2a)
 
 
-def group(readings: Sequence[SavedReading]) -> list[list[SavedReading]]:
+def group(readings: Sequence[SavedReading], same_drive: bool = False) -> list[list[SavedReading]]:
     """Readings of the same drive together, oldest (fewest power-on hours) first."""
+    if same_drive:
+        _same_drive_check(readings)
     by_id: dict[tuple[str, ...], list[SavedReading]] = {}
     for r in readings:
-        by_id.setdefault(_identity(r.snap), []).append(r)
+        by_id.setdefault(_identity(r.snap, same_drive), []).append(r)
     groups: list[list[SavedReading]] = []
     for members in by_id.values():
         timed = sorted((r for r in members if r.snap.power_on_hours is not None),
@@ -158,9 +184,9 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
     if len(chain) < 2:
         return latest.report
     names = ", ".join(Path(r.snap.source).name for r in chain)
-    masked = chain[0].snap.serial is None and chain[0].snap.wwn is None
-    notes = ["serial masked: readings matched by model, firmware, capacity and counters that only grow"] \
-        if masked else []
+    masked = any(r.snap.serial is None and r.snap.wwn is None for r in chain)
+    notes = ["serial masked: readings joined as one drive because --same-drive said so (their counters only "
+             "grow)"] if masked else []
     report = latest.report
     if report.measured_window:
         return replace(report, readings=len(chain), notes=report.notes + tuple(notes))
@@ -188,10 +214,10 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
     return assess_mod.with_projection(report, window, projection, len(readings), notes, trend)
 
 
-def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = False
+def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = False, same_drive: bool = False
                   ) -> tuple[list[DriveReport], list[DriveReport]]:
-    """Reports for the files (one per drive, or one per file with `each`), and one per file that could not be
-    read, named by the file, its `error` the one-line reason."""
+    """Reports for the files (one per drive, or one per file with `each`; every file one drive with
+    `same_drive`), and one per file that could not be read, named by the file, its `error` the one-line reason."""
     readings: list[SavedReading] = []
     errors: list[DriveReport] = []
     for path in paths:
@@ -203,4 +229,17 @@ def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = F
         readings.append(SavedReading(snap, assess_mod.assess(snap, ctx)))
     if each:
         return [r.report for r in readings], errors
-    return [series_report(chain, ctx) for chain in group(readings)], errors
+    return [_alone_note(chain, readings, same_drive) or series_report(chain, ctx)
+            for chain in group(readings, same_drive)], errors
+
+
+def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
+                ) -> Optional[DriveReport]:
+    """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
+    if same_drive or len(chain) != 1 or drive_key(chain[0].snap.model, chain[0].snap.serial, chain[0].snap.wwn):
+        return None
+    alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == _look_alike(chain[0].snap)
+             and drive_key(r.snap.model, r.snap.serial, r.snap.wwn) is None]
+    if not alike:
+        return None
+    return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))

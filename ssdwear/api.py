@@ -65,17 +65,19 @@ def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optiona
 
 
 def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Duration = None,
-                  each: bool = False) -> list[DriveReport]:
+                  each: bool = False, same_drive: bool = False) -> list[DriveReport]:
     """Reports from saved smartctl outputs (text or JSON, smartctl 6.x-7.5), as `ssdwear analyze` makes them.
 
-    Several outputs of one drive become one report with a rate between them (`each=True`: one report per
-    file). A file that cannot be read is a report with `error` set, named by the file, after the others.
+    Several outputs of one drive (the same serial or WWN; every file one drive with `same_drive=True`) become
+    one report with a rate between them (`each=True`: one report per file). A file that cannot be read is a
+    report with `error` set, named by the file, after the others.
     """
     from .analyze import analyze_files as analyze
 
     if isinstance(paths, (str, bytes)):
         raise UsageError("analyze_files takes a list of paths, not one string")
-    reports, errors = analyze([Path(p) for p in paths], Config().context(utc_now(), _minutes(represents)), each=each)
+    reports, errors = analyze([Path(p) for p in paths], Config().context(utc_now(), _minutes(represents)), each=each,
+                             same_drive=same_drive)
     return reports + errors
 
 

@@ -33,7 +33,7 @@ from .records import (
     Writes,
     location,
 )
-from .units import percent_text
+from .units import human_minutes, percent_text
 from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
@@ -92,14 +92,16 @@ class TimedResult:
     lifetime: Optional[UsedReading]  # E2h as a lifetime indicator when the timer was never reset
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
+    ours: bool = False  # the window began with a reset ssdwear recorded (and the drive took)
 
 
 def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> Optional[TimedResult]:
     """Read E2h/E3h/E4h on an Intel SSD that carries them (SATA attributes 226-228, or the NVMe vendor log
     0xCA entries, under the same rules); None for every other drive.
 
-    Attribute 226 on a drive that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is
-    never looked at here.
+    This is the one validity rule of the timed window: `report`, `analyze`, `check` and `retire-check` read the
+    window from here through assess(), `status` and `measure` through judged_window(). Attribute 226 on a drive
+    that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is never looked at here.
     """
     if not vendors.has_timed_workload(snap):
         return None
@@ -108,16 +110,14 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
         return None
     warnings: list[str] = []
     notes: list[str] = []
-    represents = ctx.represents_minutes
 
     def pending(reason: str, valid_in: Optional[float]) -> TimedResult:
         return TimedResult(Window(kind="timed-workload", valid=False, reason=reason, valid_in_minutes=valid_in,
-                                  represents_minutes=represents), None, tuple(warnings), tuple(notes))
+                                  pending=True), None, tuple(warnings), tuple(notes))
 
-    def untrusted(reason: str) -> TimedResult:
+    def untrusted(reason: str, lifetime: Optional[UsedReading] = None) -> TimedResult:
         return TimedResult(Window(kind="timed-workload", valid=False, reason=f"timer not trustworthy: {reason}",
-                                  minutes=float(e4), wear_steps=e2, represents_minutes=represents),
-                           None, tuple(warnings), tuple(notes))
+                                  minutes=float(e4), wear_steps=e2), lifetime, tuple(warnings), tuple(notes))
 
     if snap.truncated:
         return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
@@ -135,20 +135,64 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     doubt = _implausible_window(snap, e2, e4, poh_minutes, used) or _counter_stuck(e2, e4, poh_minutes, used, warnings)
     if doubt is not None:
         return untrusted(doubt)
-    warnings.extend(_reset_warnings(ctx, e4))
+    someone_else = _reset_by_someone_else(ctx, e4)
+    warnings.extend(someone_else)
 
-    lifetime = None
-    reason = None
-    if poh_minutes is not None and abs(e4 - poh_minutes) <= vendors.never_reset_slack(poh_minutes):
-        reason = "timer never reset: the window is the drive's whole life"
-        notes.append(reason)
-        lifetime = UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
-                               f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
-                               step=1 / E2H_STEPS_PER_PERCENT)
+    lifetime = _never_reset(e2, e4, poh_minutes)
+    reason = "timer never reset: the window is the drive's whole life" if lifetime is not None else None
+    notes.extend([reason] if reason else [])
+    ignored = _reset_ignored(ctx, e4)
+    if ignored is not None:
+        warnings.append(ignored)
+        return untrusted(f"the reset ssdwear sent at {_fmt(ctx.reset.at) if ctx.reset else '?'} did not take "
+                         "effect (E4h kept counting from before it); send start again", lifetime)
+    represents, said = _represents(ctx, e4, lifetime is not None)
+    (notes if lifetime is not None else warnings).extend(said)
     host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)
     window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
                     wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
-    return TimedResult(window, lifetime, tuple(warnings), tuple(notes))
+    ours = ctx.reset is not None and ctx.now is not None and not someone_else
+    return TimedResult(window, lifetime, tuple(warnings), tuple(notes), ours)
+
+
+def _never_reset(e2: int, e4: int, poh_minutes: Optional[float]) -> Optional[UsedReading]:
+    """E2h as the lifetime wear indicator when E4h is the drive's whole power-on time (a timer never reset)."""
+    if poh_minutes is None or abs(e4 - poh_minutes) > vendors.never_reset_slack(poh_minutes):
+        return None
+    wear_percent = e2 / E2H_STEPS_PER_PERCENT
+    return UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
+                       f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
+                       step=1 / E2H_STEPS_PER_PERCENT)
+
+
+# A window may stand for a --represents duration this much shorter than itself (whole-minute counters, the
+# poll that ends a measure a little after the time asked for).
+REPRESENTS_SLACK = 0.01
+
+
+def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[Optional[float], list[str]]:
+    """The real time the window stands for (--represents, or the config's `represents`), and what to say when it
+    is not applied: never to the drive's whole life, never to a window longer than the time it would stand for
+    (a window left to run on after a measure, a reset long ago, or one ssdwear did not make)."""
+    given = ctx.represents_minutes
+    if not given:
+        return None, []
+    if whole_life:
+        return None, [f"--represents {human_minutes(given)} not applied: the timer was never reset, so the window "
+                      "is the drive's whole life"]
+    if e4 > given * (1 + REPRESENTS_SLACK):
+        since = f"since ssdwear's reset at {_fmt(ctx.reset.at)}" if ctx.reset is not None else \
+            "since a reset ssdwear did not record"
+        return None, [f"--represents {human_minutes(given)} not applied: the window (E4h = {e4:,} power-on minutes, "
+                      f"{human_minutes(e4)} {since}) is longer than the time it would stand for; projected as "
+                      "itself"]
+    return given, []
+
+
+def judged_window(snap: Snapshot, ctx: Context) -> Optional[Window]:
+    """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
+    `status` and `measure` read validity from here, so the three never disagree."""
+    return assess(snap, ctx).window
 
 
 def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[float],
@@ -185,21 +229,27 @@ def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optiona
             f"{expected:,.0f} steps: the wear counter does not move")
 
 
-def _reset_warnings(ctx: Context, e4: int) -> list[str]:
-    """What the history says about the timer: our reset did not take, or someone else reset it."""
-    warnings = []
-    if ctx.reset is not None and ctx.now is not None:
-        since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
-        if e4 > since_reset + 60:
-            warnings.append(f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear "
-                            f"reset this drive's timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
+def _reset_ignored(ctx: Context, e4: int) -> Optional[str]:
+    """Why ssdwear's own last reset did not take (the drive accepted the command but E4h counts on from before
+    it), or None."""
+    if ctx.reset is None or ctx.now is None:
+        return None
+    since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
+    if since_reset < 0 or e4 <= since_reset + VALID_AFTER_MINUTES:
+        return None  # (a reset dated after now: the wall clock went back, and cannot tell)
+    return (f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear reset this drive's "
+            f"timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
+
+
+def _reset_by_someone_else(ctx: Context, e4: int) -> list[str]:
+    """E4h went backwards since ssdwear's last look, and not because of ssdwear's own reset."""
     last_e4 = ctx.last_look.e4h_minutes if ctx.last_look is not None else None
     if ctx.last_look is not None and last_e4 is not None and last_e4 not in TIMER_SENTINELS and e4 < last_e4:
         ours = ctx.reset is not None and ctx.reset.at > ctx.last_look.at
         if not ours:
-            warnings.append(f"the timed-workload timer was reset by someone else: E4h went from "
-                            f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now")
-    return warnings
+            return [f"the timed-workload timer was reset by someone else: E4h went from "
+                    f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now"]
+    return []
 
 
 def _sentinel_reason(ctx: Context) -> str:
@@ -352,12 +402,23 @@ def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: O
                                     f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
 
 
-def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot, ctx: Context) -> Projection:
-    """The Intel timed window: its counter-resolution range, and the trend against the lifetime average."""
+def timed_projection(timed: TimedResult, used: Optional[UsedReading], snap: Snapshot, ctx: Context) -> Projection:
+    """The Intel timed window: its counter-resolution range (and, for a long window, the calibrated range of how
+    far a drive's future rate strays from its past one), and the trend against the lifetime average."""
+    window = timed.window
     assert window.minutes and window.wear_steps is not None
-    rate = wear.timed_workload_rate(window.wear_steps, window.minutes, ctx.represents_minutes)
-    stands = f", standing for {window.represents_minutes:,.0f} minutes of real time" if window.represents_minutes \
-        else ""
+    rate = wear.timed_workload_rate(window.wear_steps, window.minutes, window.represents_minutes)
+    stands = ""
+    if window.represents_minutes:
+        stands = f", standing for {window.represents_minutes:,.0f} minutes of real time"
+        if not timed.ours:
+            stands += " (a window ssdwear did not reset, no longer than that)"
+    level, wear_class = None, None
+    if window.minutes >= wear.LONG_WINDOW_MINUTES:
+        class_used = used.percent if used is not None and not used.at_least else window.wear_percent or 0.0
+        rate, wear_class = wear.calibrated_window_rate(rate, class_used, window.wear_steps, snap.interface,
+                                                       ctx.interval_level)
+        level = ctx.interval_level
     rates = {"timed": rate.per_year}
     found = None
     lifetime = lifetime_projection(used, snap, None, ctx.interval_level) if used is not None else None
@@ -367,7 +428,7 @@ def timed_projection(window: Window, used: Optional[UsedReading], snap: Snapshot
                                            lifetime.percent_per_year_high or 0.0), used.percent)
     return wear.rate_projection(rate, used.percent if used else None, "timed-workload",
                         f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} power-on minutes{stands}",
-                        None, rates, found)
+                        level, rates, found, wear_class)
 
 
 def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
@@ -434,6 +495,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
         projection=projection,
         writes=drive_writes,
         health=h,
+        smart_available=snap.smart_available,
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
         source=snap.source,
@@ -479,8 +541,9 @@ def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], sna
     """The timed window's projection when it measured one since a reset, else the lifetime average's."""
     window = timed.window if timed is not None else None
     since_reset = timed is not None and timed.lifetime is None  # a never-reset timer is the lifetime, not a window
-    if window is not None and window.valid and since_reset and window.minutes and window.wear_steps is not None:
-        return timed_projection(window, chosen, snap, ctx)
+    if timed is not None and window is not None and window.valid and since_reset and window.minutes \
+            and window.wear_steps is not None:
+        return timed_projection(timed, chosen, snap, ctx)
     if chosen is not None:
         return lifetime_projection(chosen, snap, host_bytes_written, ctx.interval_level)
     return None

@@ -12,6 +12,7 @@ from .errors import SsdwearError
 from .records import DriveReport
 from .units import human_years, percent_text
 from .verdict import RETIRE, USED_REASON, WATCH, judge
+from .verdict import UNKNOWN as CANNOT_JUDGE
 
 OK, WARNING, CRITICAL, UNKNOWN = 0, 1, 2, 3
 STATE_NAMES = {OK: "OK", WARNING: "WARNING", CRITICAL: "CRITICAL", UNKNOWN: "UNKNOWN"}
@@ -145,7 +146,7 @@ def _drive_state(r: DriveReport, t: Mapping[str, Threshold]) -> tuple[int, str, 
     if r.error:
         return UNKNOWN, f"{who}: cannot read: {r.error}", f"{who}: UNKNOWN: cannot read: {r.error}"
     verdict = judge(r, t)
-    state = CRITICAL if verdict.level == RETIRE else WARNING if verdict.level == WATCH else OK
+    state = {RETIRE: CRITICAL, WATCH: WARNING, CANNOT_JUDGE: UNKNOWN}.get(verdict.level, OK)
     used = None if r.used_percent is None else f"{percent_text(r.used_percent, r.used_at_least)} used"
     if verdict.reasons:
         said = [used] if used and not any(x.startswith(USED_REASON) for x in verdict.reasons) else []
@@ -155,7 +156,10 @@ def _drive_state(r: DriveReport, t: Mapping[str, Threshold]) -> tuple[int, str, 
     else:
         short = f"{who}: {_summary(r)}"
         parts = [_summary(r)]
-    said_already = [_letters(x) for x in verdict.reasons]
+    refused = _window_refused(r)
+    if refused:
+        parts.append(refused)
+    said_already = [_letters(x) for x in parts]
     parts += [f"warning: {w}" for w in r.warnings if not any(_letters(w).startswith(x) for x in said_already)]
     return state, short, f"{who}: {STATE_NAMES[state]}: {'; '.join(parts)}"
 
@@ -182,6 +186,15 @@ def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold], notes: 
         long_lines[-1] += f" | {perf[0]}"
         long_lines += perf[1:]
     return worst, "\n".join([line, *long_lines])
+
+
+def _window_refused(r: DriveReport) -> str:
+    """A timed window refused for good (a reset that did not take, a timer that cannot be trusted), said on the
+    drive's line: the figures above then come from elsewhere."""
+    w = r.window
+    if w is None or w.kind != "timed-workload" or w.valid or w.pending:
+        return ""
+    return f"timed window {w.reason}"
 
 
 def _summary(r: DriveReport) -> str:

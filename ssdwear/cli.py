@@ -4,7 +4,7 @@ Exit codes (documented in the README, pinned by tests):
   0  success                         1  nothing could be done (error message on stderr)
   2  usage error                     3  partial: at least one drive failed, the others were reported
   4  start refused a drive (guard)   5  a drive rejected the timer reset
-  retire-check: 0 keep, 10 watch, 11 retire.   check: Nagios 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
+  retire-check: 0 keep, 10 watch, 11 retire, 12 cannot judge.   check: Nagios 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
 Global options (--db, --smartctl, ...) are accepted before or after the command.
 """
 
@@ -35,14 +35,14 @@ if TYPE_CHECKING:
     from .units import Limits
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
-EXIT_WATCH, EXIT_RETIRE = 10, 11
+EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
 FORMATS = ("table", "json", "yaml")
 Devices = list[tuple[str, Optional[str]]]
 
 
 @dataclass
 class App:
-    """Options shared by every command, and the injectable clock (tests replace it)."""
+    """Options shared by every command, and the injectable clocks and sleep (tests replace them)."""
 
     smartctl: Optional[str] = None
     config_file: Optional[str] = None
@@ -57,6 +57,7 @@ class App:
     nvme_runner: Optional[Runner] = None  # the same for nvme-cli
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
+    monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
     _config: Optional[Config] = None
 
     def config(self) -> Config:

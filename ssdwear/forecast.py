@@ -249,6 +249,18 @@ def rate_forecast(readings: Sequence[Reading], step: float = 1.0, interface: str
                         moved_steps=est.moved_steps, span_hours=est.span_hours, readings=est.readings)
 
 
+def long_multipliers(used: float, moved: float, interface: str, level: float = DEFAULT_LEVEL,
+                     table: Optional[Calibration] = None) -> tuple[float, float, str]:
+    """(low, high, class): the calibrated long-horizon range of the realized future rate over a rate measured
+    across several readings (or a window between two), for a drive at `used` percent whose indicator moved
+    `moved` steps; the class it came from."""
+    if level not in LEVELS:
+        raise ValueError(f"interval level {level} is not calibrated; use one of {', '.join(map(str, LEVELS))}")
+    cls = wear_class("multi", used, moved, interface)
+    lo, hi = (table or calibration()).classes[cls]["long"][f"{level:g}"]
+    return float(lo), float(hi), cls
+
+
 def predicted_reading(fc: RateForecast, used: float, hours_ahead: float) -> tuple[float, float, float]:
     """(predicted, low, high) for the indicator `hours_ahead` power-on hours after the latest reading (with a
     forecast made for that horizon)."""
@@ -256,4 +268,4 @@ def predicted_reading(fc: RateForecast, used: float, hours_ahead: float) -> tupl
 
 
 __all__ = ["DEFAULT_LEVEL", "LEVELS", "Calibration", "Estimate", "RateForecast", "Reading", "calibration", "clean",
-           "estimate", "predicted_reading", "rate_forecast", "too_early"]
+           "estimate", "long_multipliers", "predicted_reading", "rate_forecast", "too_early"]

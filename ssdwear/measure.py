@@ -1,5 +1,9 @@
 """`ssdwear measure`: after the reset, poll the drives until their windows are valid. Yields what it sees;
-the CLI draws it (a progress bar) and reports at the end."""
+the CLI draws it (a progress bar, or a line every few minutes off a terminal) and reports at the end.
+
+The wait is timed by a monotonic clock (a wall clock stepped by NTP or by hand neither stretches nor cuts it);
+the window itself is measured by the drive, in power-on minutes (E4h).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +12,15 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import vendors
-from .assess import VALID_AFTER_MINUTES
+from .assess import Context, judged_window
 from .errors import DriveError
 from .records import Snapshot
 from .session import Session
 from .smart import Outcome
+from .units import human_minutes
+
+# Off a terminal (cron, nohup, CI) measure prints one progress line this often (minutes of the wait).
+PROGRESS_LINE_MINUTES = 5.0
 
 # Give up waiting this long after the requested time when a drive's window never becomes valid
 # (drive powered off, timer not counting): the report then says why.
@@ -31,31 +39,65 @@ class Poll:
     elapsed_minutes: float
     states: tuple[tuple[str, str], ...]  # (device, what its timer shows)
     outcomes: tuple[Outcome, ...]
-    done: bool  # every window is valid and the time is up, or the grace period ran out
+    done: bool  # every window is valid (or refused for good) and the time is up, or the grace period ran out
+
+
+@dataclass(frozen=True)
+class DriveState:
+    """One drive at one poll: what its timer shows, and whether its window is valid or still pending."""
+
+    shown: str
+    valid: bool
+    pending: bool  # not valid *yet*: worth waiting for (a window refused for good, or a failed read, is not)
+
+
+def drive_state(outcome: Outcome, context: Callable[[Snapshot], Context]) -> DriveState:
+    """Validity is report's own rule (assess.judged_window): measure never stops on a window report refuses,
+    and never waits for one that cannot become valid. `context` gives a drive's Context (clock, our reset)."""
+    if isinstance(outcome, DriveError):
+        return DriveState(f"read failed: {outcome.message}", False, False)
+    window = judged_window(outcome, context(outcome))
+    minutes = window_minutes(outcome)
+    shown = "E4h 65535 (counting)" if minutes is None else f"E4h {minutes} min"
+    if window is None:
+        return DriveState(f"{shown}, no timed-workload window", False, False)
+    if window.valid or window.pending:
+        return DriveState(shown, window.valid, window.pending)
+    return DriveState(f"{shown}, not valid: {window.reason}", False, False)
 
 
 def poll(session: Session, targets: Sequence[tuple[str, Optional[str]]], duration: float, every: float,
-         sleep: Callable[[float], None]) -> Iterator[Poll]:
-    """Read the drives every `every` minutes until `duration` has passed and every window is valid (at most
-    GRACE_MINUTES longer). The last Poll has done=True."""
-    started = session.clock()
+         sleep: Callable[[float], None], monotonic: Callable[[], float]) -> Iterator[Poll]:
+    """Read the drives every `every` minutes until `duration` has passed on the monotonic clock and no window
+    is still pending (at most GRACE_MINUTES longer). The last Poll has done=True."""
+    started = monotonic()
     while True:
         sleep(every * 60)
         outcomes = tuple(session.read(targets))
-        elapsed = (session.clock() - started).total_seconds() / 60
-        valid = True
-        states = []
+        elapsed = (monotonic() - started) / 60
+        states, waiting = [], False
         for (device, _), outcome in zip(targets, outcomes, strict=True):
-            minutes = window_minutes(outcome)
-            if isinstance(outcome, DriveError):
-                states.append((device, f"read failed: {outcome.message}"))
-            elif minutes is None:
-                states.append((device, "E4h 65535 (counting)"))
-                valid = False
-            else:
-                states.append((device, f"E4h {minutes} min"))
-                valid = valid and minutes >= VALID_AFTER_MINUTES
-        done = (elapsed >= duration and valid) or elapsed >= duration + GRACE_MINUTES
+            state = drive_state(outcome, lambda snap: session.context(snap, session.clock()))
+            states.append((device, state.shown))
+            waiting = waiting or state.pending
+        done = (elapsed >= duration and not waiting) or elapsed >= duration + GRACE_MINUTES
         yield Poll(elapsed, tuple(states), outcomes, done)
         if done:
             return
+
+
+def wait_text(poll: Poll, duration: float) -> str:
+    """How far the wait is: '30 min of 60 min, 30 min left' (or 'done', or waiting on past the time)."""
+    left = duration - poll.elapsed_minutes
+    when = "done" if poll.done else f"{human_minutes(left)} left" if left > 0 else "time is up, waiting for the windows"
+    return f"{human_minutes(poll.elapsed_minutes)} of {human_minutes(duration)}, {when}"
+
+
+def progress_line(poll: Poll, duration: float) -> str:
+    """One line of measure's progress off a terminal: the wait, and what each drive's timer shows."""
+    return f"measure: {wait_text(poll, duration)}; " + "; ".join(f"{device}: {state}" for device, state in poll.states)
+
+
+def line_due(poll: Poll, printed_at: Optional[float]) -> bool:
+    """Whether an off-terminal progress line is due: the first poll, every PROGRESS_LINE_MINUTES, the last."""
+    return printed_at is None or poll.done or poll.elapsed_minutes - printed_at >= PROGRESS_LINE_MINUTES

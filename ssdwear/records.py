@@ -177,6 +177,7 @@ class Window:
     represents_minutes: Optional[float] = None  # real time the window stands for (--represents)
     valid_in_minutes: Optional[float] = None  # power-on minutes until the window becomes valid
     counter: Optional[str] = None  # the counter a 'readings' window used
+    pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
 
 
 @dataclass(frozen=True)
@@ -265,6 +266,7 @@ class DriveReport:
     projection: Optional[Projection] = None
     writes: Writes = field(default_factory=Writes)
     health: Health = field(default_factory=Health)
+    smart_available: Optional[bool] = None  # False: the device gives no SMART data at all (nothing can be judged)
     warnings: tuple[str, ...] = ()  # something is wrong or doubtful: read these
     notes: tuple[str, ...] = ()  # how the figures were reached (informational)
     error: Optional[str] = None  # set when the drive could not be read; the other fields are then empty

@@ -105,10 +105,10 @@ def fmt_window(w: Optional[Window]) -> str:
     if w is None:
         return "-"
     if not w.valid:
-        if w.reason and w.reason.startswith("timer not trustworthy"):
-            return "not trustworthy"
         if w.kind != "timed-workload":
             return "not usable"  # several readings that give no rate: the reason says why
+        if not w.pending:
+            return "not trustworthy"
         lead = (w.reason or "").split(":", 1)[0]
         return lead if lead.startswith("not valid") else "not valid yet"
     parts = [human_minutes(w.minutes)]
@@ -311,7 +311,7 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
     parts: list[Any] = []
     for r in results:
         who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
-        style = "green" if r.status == "reset" else "yellow" if r.status == "refused" else "red"
+        style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += _wrapped("", r.message, columns)
     return Group(*parts)
@@ -331,7 +331,8 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
         window = "-" if not row.timed else "65535" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
         unknown = row.valid is False and not row.counting and row.reset_at is None  # no reset known: no telling when
-        valid = "not valid" if unknown else {True: "valid", False: "not valid yet", None: "-"}[row.valid]
+        valid = "-" if row.valid is None else "valid" if row.valid else \
+            ("not valid" if unknown else "not valid yet") if row.pending else "not valid"
         parts.append(Text(f"{row.where}  {who}"))
         parts += _wrapped("E4h window", f"{window}, {valid}", columns)
         parts += _wrapped("our reset", since if row.reset_at is None else
@@ -350,21 +351,24 @@ def verdict_text(verdict: Any, drive: DriveReport) -> str:
 
 
 class _Progress:
-    """The measure command's progress bar on stderr (or nothing)."""
+    """measure's progress bar on stderr (a terminal's): minutes waited of the total, time left, each timer."""
 
     def __init__(self, enabled: bool) -> None:
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, Progress, TextColumn
 
         self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
-                            TextColumn("{task.fields[state]}", markup=False), TimeElapsedColumn(),
-                            console=console(stderr=True), disable=not enabled, transient=False)
+                            TextColumn("{task.fields[state]}", markup=False), console=console(stderr=True),
+                            disable=not enabled, transient=False)
         self.tasks: dict[str, Any] = {}
 
     def show(self, poll: Any, duration: float) -> None:
+        from .measure import wait_text
+
         for device, state in poll.states:
             if device not in self.tasks:
-                self.tasks[device] = self.bar.add_task(device, total=duration, state=state)
-            self.bar.update(self.tasks[device], completed=min(poll.elapsed_minutes, duration), state=state)
+                self.tasks[device] = self.bar.add_task(device, total=duration, state="")
+            self.bar.update(self.tasks[device], completed=min(poll.elapsed_minutes, duration),
+                            state=f"{wait_text(poll, duration)}; {state}")
 
 
 @contextmanager
@@ -376,21 +380,6 @@ def progress(enabled: bool) -> Iterator[_Progress]:
 
 # ------------------------------------------------------------------------------------------------
 # History series
-
-
-SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
-                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
-
-
-def _sample_row(s: Any) -> dict[str, Any]:
-    row = {name: getattr(s, name) for name in SAMPLE_FIELDS}
-    row["at"] = s.at.isoformat(timespec="seconds")
-    return row
-
-
-def samples_doc(drive: dict[str, Any], series: Sequence[Any]) -> dict[str, Any]:
-    return {"drive": {k: drive[k] for k in ("model", "serial", "wwn", "interface")},
-            "samples": [_sample_row(s) for s in series]}
 
 
 def _csv(fields: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
@@ -406,7 +395,9 @@ def _csv(fields: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
 
 
 def samples_csv(series: Sequence[Any]) -> str:
-    return _csv(SAMPLE_FIELDS, [_sample_row(s) for s in series])
+    from .serialize import SAMPLE_FIELDS, sample_row
+
+    return _csv(SAMPLE_FIELDS, [sample_row(s) for s in series])
 
 
 DRIVE_LIST_FIELDS = ("serial", "model", "wwn", "interface", "last_device", "samples", "first_sample", "last_sample",

@@ -7,7 +7,7 @@ stores, and DriveReport.to_dict() in the Python API. No I/O, no rich.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from typing import Any, Optional
 
@@ -92,12 +92,30 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "projection": projection_dict(r.projection),
         "writes": writes,
         "health": {**asdict(r.health), "failing_attributes": list(r.health.failing_attributes)},
+        "smart_available": r.smart_available,
         "warnings": list(r.warnings),
         "notes": list(r.notes),
         "error": r.error,
         "source": r.source,
         "readings": r.readings,
     }
+
+
+# The fields of a stored sample, in the `history` document and its CSV.
+SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
+                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
+
+
+def sample_row(s: Any) -> dict[str, Any]:
+    row = {name: getattr(s, name) for name in SAMPLE_FIELDS}
+    row["at"] = s.at.isoformat(timespec="seconds")
+    return row
+
+
+def samples_doc(drive: dict[str, Any], series: Sequence[Any]) -> dict[str, Any]:
+    """A drive's stored samples, as the `history` document holds them."""
+    return {"drive": {k: drive[k] for k in ("model", "serial", "wwn", "interface")},
+            "samples": [sample_row(s) for s in series]}
 
 
 def envelope(origin: str, generated_at: str, version: str, payload: Mapping[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,10 @@ The CLI builds a Session from its options and calls these methods; everything he
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -23,7 +26,6 @@ from .records import (
     PASS_THROUGH_TYPE,
     DriveReport,
     RaidVolume,
-    ResetRecord,
     Sample,
     Snapshot,
     drive_key,
@@ -66,6 +68,7 @@ class Session:
     _assessed: list[tuple[Snapshot, DriveReport]] = field(default_factory=list)
     _read_targets: list[tuple[str, Optional[str]]] = field(default_factory=list)
     _volumes: list[tuple[str, str]] = field(default_factory=list)  # (device, controller) of RAID volumes met
+    interrupted: Optional[str] = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
 
     # -- plumbing ------------------------------------------------------------------------------
 
@@ -109,20 +112,6 @@ class Session:
             self._store.close()
         self._store, self._store_writes = store, write
         return store
-
-    def last_reset(self, key: str) -> Optional[ResetRecord]:
-        """ssdwear's own last reset of this drive's timer, from the history (None without one; one recorded with
-        the clock ahead, dated after now, is not the last)."""
-        store = self.store()
-        if store is None:
-            return None
-        try:
-            now = self.clock()
-            self._clock_rule(store, key, now)
-            return store.last_reset(key, until=now)
-        except StoreError as exc:
-            self.warn(f"history not used: {exc}")
-            return None
 
     def close(self) -> None:
         if self._store is not None:
@@ -174,6 +163,16 @@ class Session:
         for device, controller in self._volumes:
             seen.setdefault(device, RaidVolume(device, controller, drives))
         return list(seen.values())
+
+    def volumes_with_drives(self) -> list[RaidVolume]:
+        """The RAID volumes met, with the pass-through drives a scan finds behind the controllers: for a command
+        that read only the volume (retire-check), so that it can say how to reach the drives."""
+        try:
+            found = tuple(location(name, dtype) for name, dtype in self.devices([])
+                          if dtype and PASS_THROUGH_TYPE.search(dtype))
+        except SsdwearError:
+            found = ()
+        return [replace(v, drives=v.drives or found) for v in self.raid_volumes]
 
     # -- turning readings into reports ---------------------------------------------------------
 
@@ -292,38 +291,48 @@ class Session:
 
     # -- the timed-workload reset --------------------------------------------------------------
 
-    def start(self, devices: Sequence[tuple[str, Optional[str]]], force: bool) -> list[StartResult]:
+    def start(self, devices: Sequence[tuple[str, Optional[str]]], force: bool, every: bool = False
+              ) -> list[StartResult]:
         """Reset the E4h timer on each drive the guard allows; record a baseline and the reset.
 
-        Order, so that no reset goes unrecorded without saying so: the baseline sample is stored first (a
-        database that cannot be written stops the drive before anything is sent); the drive's identity is
-        read again just before the command (a drive swapped in between is refused); then the reset is sent
-        and recorded. A reset that was sent but could not be recorded is reported as such.
+        Order, so that no reset goes unrecorded: the baseline sample is stored first (a database that cannot be
+        written stops the drive before anything is sent); the drive's identity is read again just before the
+        command (a drive swapped in between is refused); then, with SIGINT and SIGTERM held, the reset is
+        recorded, sent, and its record removed again if the drive certainly did not take it. A signal that
+        arrived meanwhile is acted on once the command has finished: the drives after it are not reset.
+        With `every` (start --all) a drive the guard finds ineligible is skipped, not refused.
         """
-        results = []
+        results: list[StartResult] = []
         outcomes = self.read(devices)
         store = self.store(write=True)
         assert store is not None
         for (device, dtype), outcome in zip(devices, outcomes, strict=True):
-            if isinstance(outcome, DriveError):
+            if self.interrupted is not None:
+                results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
+                                           f"interrupted ({self.interrupted}) before this drive's turn",
+                                           device_type=dtype))
+            elif isinstance(outcome, DriveError):
                 results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
-                continue
-            results.append(self._start_one(store, device, dtype or outcome.device_type, outcome, force))
+            else:
+                results.append(self._start_one(store, device, dtype or outcome.device_type, outcome, force, every))
         return results
 
-    def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool
-                   ) -> StartResult:
+    def _start_one(self, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool,
+                   every: bool = False) -> StartResult:
         def result(status: StartStatus, message: str) -> StartResult:
             return StartResult(device, status, message, snap.serial, snap.model, dtype)
 
         refusal = vendors.reset_refusal(snap)
         if refusal is not None and not force:
+            if every:
+                return result("skipped", f"not eligible: {refusal}")
             return result("refused", f"not reset: {refusal}; --force sends it anyway, at your own risk")
         nvme: Optional[smart.Runner] = None
         if snap.interface == "nvme":
             if dtype not in (None, "nvme"):
-                return result("refused", f"not reset: the NVMe timer is reset with nvme-cli, which reaches only a "
-                                         f"directly attached drive, not one behind -d {dtype}")
+                why = (f"the NVMe timer is reset with nvme-cli, which reaches only a directly attached drive, "
+                       f"not one behind -d {dtype}")
+                return result("skipped", f"not eligible: {why}") if every else result("refused", f"not reset: {why}")
             try:
                 nvme = self._nvme_runner()
             except SsdwearError as exc:
@@ -348,29 +357,82 @@ class Session:
             return result("refused", f"not reset: the drive behind {device} changed since it was read "
                                      f"({snap.model} [{snap.serial or snap.wwn}], now {now.model} "
                                      f"[{now.serial or now.wwn}]); run start again")
-        try:
-            if nvme is not None:
-                smart.reset_nvme_timer(nvme, device)
-            else:
-                smart.reset_timer(self.runner, device, dtype)
-        except DriveError as exc:
-            return result("rejected" if exc.kind == "rejected" else "failed", exc.message)
-        at = self.clock()
-        sent = f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}"
+        status, message = self._send_reset(store, key, device, dtype, snap, nvme, baseline)
+        if status == "reset" and refusal:
+            message += f" (forced: {refusal})"
+        return result(status, message)
+
+    def _send_reset(self, store: Store, key: str, device: str, dtype: Optional[str], snap: Snapshot,
+                    nvme: Optional[smart.Runner], baseline: DriveReport) -> tuple[StartStatus, str]:
+        """Record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
+        and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too)."""
         from .serialize import drive_dict
 
-        try:
-            store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at, location(device, dtype),
-                               snap.power_on_hours, drive_dict(baseline))
-        except StoreError as exc:
-            return result("unrecorded", f"{sent}, but the reset could not be recorded ({exc}): status and report "
-                                        "will not know when this window began")
-        forced = f" (forced: {refusal})" if refusal else ""
-        return result("reset", f"{sent}; the window is valid after 60 power-on minutes{forced}")
+        unrecordable: Optional[StoreError] = None
+        failure: Optional[DriveError] = None
+        forgotten = ""
+        with held_signals() as caught:
+            at = self.clock()
+            try:
+                store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at,
+                                   location(device, dtype), snap.power_on_hours, drive_dict(baseline))
+            except StoreError as exc:
+                unrecordable = exc
+            if unrecordable is None:
+                try:
+                    if nvme is not None:
+                        smart.reset_nvme_timer(nvme, device)
+                    else:
+                        smart.reset_timer(self.runner, device, dtype)
+                except DriveError as exc:
+                    failure = exc
+            kept = failure is None or failure.kind == "timeout"  # a killed call may have reached the drive
+            if not kept:
+                try:
+                    store.forget_reset(key, at)
+                except StoreError as exc:
+                    forgotten = f"; its record could not be removed ({exc}): status will say it did not take effect"
+        if caught:
+            self.interrupted = caught[0]
+            self.warn(f"interrupted by {caught[0]} while {location(device, dtype)}'s reset was under way: ssdwear "
+                      "let the command finish and recorded what it did, then stopped (drives after it were not reset)")
+        if unrecordable is not None:
+            return "failed", f"not reset, nothing was sent: the reset could not be recorded ({unrecordable})"
+        if failure is not None:
+            status: StartStatus = "rejected" if failure.kind == "rejected" else "failed"
+            extra = ("; the reset may have reached the drive: the attempt is recorded, and status shows whether "
+                     "the timer restarted") if kept else ""
+            return status, failure.message + extra + forgotten
+        return "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is valid after 60 power-on minutes"
 
 
-# What start did to one drive; 'unrecorded': the reset was sent but could not be recorded.
-StartStatus = Literal["reset", "refused", "rejected", "failed", "unrecorded"]
+@contextmanager
+def held_signals() -> Iterator[list[str]]:
+    """SIGINT and SIGTERM are held (blocked, so that a child started meanwhile, which inherits the mask, is not
+    killed by them either) and handled once the block ends: the list then names the signals that arrived.
+    Outside the main thread (the API called from a worker thread) nothing is changed."""
+    caught: list[str] = []
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield caught
+        return
+    wanted = {signal.SIGINT, signal.SIGTERM}
+
+    def note(signum: int, frame: object) -> None:
+        caught.append(signal.Signals(signum).name)
+
+    previous = {s: signal.signal(s, note) for s in wanted}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+    try:
+        yield caught
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held signal is delivered here, to note()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+# What start did to one drive: 'skipped' (start --all: not eligible), 'interrupted' (a signal stopped the run before
+# this drive's turn). The reset is recorded before it is sent, so none goes unrecorded.
+StartStatus = Literal["reset", "refused", "skipped", "rejected", "failed", "interrupted"]
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from datetime import datetime
 from typing import Any, Optional
 
 from . import vendors
-from .assess import VALID_AFTER_MINUTES
+from .assess import Context, judged_window
 from .errors import DriveError
-from .records import ResetRecord, Snapshot, drive_key, location
+from .records import Snapshot, location
 from .smart import Outcome
 
 
@@ -26,6 +26,7 @@ class StatusRow:
     reset_at: Optional[datetime] = None  # ssdwear's own last reset of this drive
     since_reset_minutes: Optional[float] = None
     valid: Optional[bool] = None  # None: no timed workload on this drive
+    pending: bool = False  # not valid *yet* (it becomes valid as power-on minutes pass); else refused for good
     reason: Optional[str] = None
     error: Optional[str] = None  # the drive could not be read
 
@@ -41,32 +42,28 @@ class StatusRow:
                 "valid": self.valid, "reason": self.reason, "error": self.error}
 
 
-def status_row(snap: Snapshot, reset: Optional[ResetRecord], now: datetime) -> StatusRow:
-    """Where this drive's timed window stands: counting or not, minutes so far, valid yet."""
-    since = (now - reset.at).total_seconds() / 60 if reset is not None else None
-    common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model, serial=snap.serial,
-                  reset_at=reset.at if reset else None, since_reset_minutes=since)
-    if not vendors.has_timed_workload(snap):
+def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
+    """Where this drive's timed window stands: counting or not, minutes so far, valid or not and why, by the
+    same rule as `report` (assess.judged_window); `ctx` carries the clock and ssdwear's own last reset."""
+    reset, now = ctx.reset, ctx.now
+    since = (now - reset.at).total_seconds() / 60 if reset is not None and now is not None else None
+    common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model,
+                  serial=snap.serial, reset_at=reset.at if reset else None, since_reset_minutes=since)
+    window = judged_window(snap, ctx)
+    if window is None:
         return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)")  # type: ignore[arg-type]
     e4 = vendors.timed_value(snap, 228)
-    unrecorded = "" if reset is not None else "; no reset by ssdwear recorded"
-    if e4 is None:
-        return StatusRow(**common, timed=True, valid=False,  # type: ignore[arg-type]
-                         reason=f"E4h reads 65535 (not valid): the drive shows it until its timer has run "
-                                f"{VALID_AFTER_MINUTES} power-on minutes after a reset{unrecorded}")
-    valid = e4 >= VALID_AFTER_MINUTES
-    reason = "" if valid else f"{VALID_AFTER_MINUTES - e4} more power-on minutes needed"
-    return StatusRow(**common, timed=True, counting=True, e4h_minutes=e4, valid=valid,  # type: ignore[arg-type]
-                     reason=(reason + unrecorded).lstrip("; ") or None)
+    unrecorded = "" if reset is not None or "no record" in (window.reason or "") else "no reset by ssdwear recorded"
+    reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
+    return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]
+                     valid=window.valid, pending=window.pending, reason=reason)
 
 
-def status_rows(outcomes: Sequence[Outcome], last_reset: Callable[[str], Optional[ResetRecord]], now: datetime
-                ) -> list[StatusRow]:
+def status_rows(outcomes: Sequence[Outcome], context: Callable[[Snapshot], Context]) -> list[StatusRow]:
     rows = []
     for outcome in outcomes:
         if isinstance(outcome, DriveError):
             rows.append(StatusRow(device=outcome.device, device_type=outcome.device_type, error=outcome.message))
             continue
-        key = drive_key(outcome.model, outcome.serial, outcome.wwn)
-        rows.append(status_row(outcome, last_reset(key) if key is not None else None, now))
+        rows.append(status_row(outcome, context(outcome)))
     return rows

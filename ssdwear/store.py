@@ -368,6 +368,14 @@ class Store:
                        (drive_id, _ms(at), device, power_on_hours, json.dumps(baseline, sort_keys=True)))
         self._transaction(write)
 
+    def forget_reset(self, key: str, at: datetime) -> None:
+        """Remove a reset recorded before its command was sent, when the command certainly did not reset the
+        timer (the drive rejected it, or smartctl could not open the device)."""
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("DELETE FROM resets WHERE t = ? AND drive_id = (SELECT id FROM drives WHERE key = ?)",
+                       (_ms(at), key))
+        self._transaction(write)
+
     # -- reading -------------------------------------------------------------------------------
 
     def _read(self, sql: str, args: Sequence[Any]) -> list[Any]:

@@ -10,10 +10,11 @@ from .config import DEFAULT_THRESHOLDS, Threshold
 from .records import DriveReport
 from .units import human_years, percent_text
 
-Level = Literal["keep", "watch", "retire"]
+Level = Literal["keep", "watch", "retire", "unknown"]
 KEEP: Final = "keep"
 WATCH: Final = "watch"
 RETIRE: Final = "retire"
+UNKNOWN: Final = "unknown"  # nothing could be judged: the device gives no SMART data (or is a RAID volume)
 _RANK: dict[Level, int] = {KEEP: 0, WATCH: 1, RETIRE: 2}
 USED_REASON = "wear used"  # how the finding on the wear figure begins ('wear used 85 % of rated endurance (...)')
 
@@ -42,7 +43,15 @@ def _lower_is_worse(value: float, t: Threshold) -> Level:
 
 
 def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) -> Verdict:
-    """Every finding with its level; the verdict is the worst of them."""
+    """Every finding with its level; the verdict is the worst of them. A device that gives no SMART data at all
+    cannot be judged (UNKNOWN), never KEEP."""
+    if r.smart_available is False:
+        why = next((n for n in r.notes if n.startswith("no SMART data")), "no SMART data")
+        return Verdict(level=UNKNOWN, reasons=(f"cannot judge: {why}",))
+    return _findings(r, thresholds)
+
+
+def _findings(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]]) -> Verdict:
     t = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     findings: list[tuple[Level, str]] = []
     facts: list[str] = []

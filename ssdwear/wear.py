@@ -3,6 +3,7 @@
 A *rate* is percent of rated endurance per (power-on) year, with an interval. Two kinds:
 - the Intel timed workload (E2h over E4h power-on minutes): its interval is the counter's resolution, one E2h
   step either side (how well the window stands for the real workload is the user's statement, --represents);
+  a window of 30 days or more also carries the calibrated range of the drift of real workloads;
 - everything else comes from forecast.py: a central rate with a prediction interval calibrated on real drives.
 Both become a Projection here, with the trend when a recent rate and the lifetime average disagree.
 """
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple, Optional
 
-from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, rate_forecast
+from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, long_multipliers, rate_forecast
 from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
 from .units import human_years
 
@@ -44,6 +45,21 @@ def timed_workload_rate(e2h_steps: int, window_minutes: float, represents_minute
     span = represents_minutes if represents_minutes else window_minutes
     scale = MINUTES_PER_YEAR / span / E2H_STEPS_PER_PERCENT
     return Rate(per_year=e2h_steps * scale, low=max(e2h_steps - 1, 0) * scale, high=(e2h_steps + 1) * scale)
+
+
+# A timed window at least this long (power-on minutes) is a stretch of the drive's own history, like the
+# readings the forecast was calibrated on (their spans: 56 h to years, 99 % of them 562 h or more, median 6,812 h;
+# bench/calibrate.py's multi-reading cases), so it carries their calibrated range of how far the future rate
+# strays from the past one. Shorter windows (the seed's hour, a day's measure) keep the counter's resolution.
+LONG_WINDOW_MINUTES = 30 * 24 * 60
+
+
+def calibrated_window_rate(rate: Rate, used_percent: float, e2h_steps: int, interface: str, level: float
+                           ) -> tuple[Rate, str]:
+    """A long timed window's rate with the calibrated long-horizon range of its class around it (never narrower
+    than the counter's resolution), and the class."""
+    lo, hi, cls = long_multipliers(used_percent, float(e2h_steps), interface, level)
+    return Rate(rate.per_year, min(rate.low, rate.per_year * lo), max(rate.high, rate.per_year * hi)), cls
 
 
 def years_left(percent_left: float, per_year: float) -> Optional[float]:

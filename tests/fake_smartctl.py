@@ -5,6 +5,7 @@ Environment:
   FAKE_SMARTCTL_DIR    fixture folder (files named as in ssdwear.replay: 'smartctl <args>.out' / '.rc')
   FAKE_SMARTCTL_LOG    append one line per call: the argv after the program name, joined by spaces
   FAKE_SMARTCTL_SLEEP  seconds to sleep before answering (a slow or hung device)
+  FAKE_SMARTCTL_SLEEP_ON  sleep only on calls whose argv holds this word (e.g. vendor,0x40: a slow reset)
   FAKE_SMARTCTL_HANG   comma-separated device names whose calls hang (sleep an hour): a hung device
   FAKE_SMARTCTL_HANG_CALLS  comma-separated strings: a call whose argv (joined by spaces) contains one hangs
                        (one command that hangs on a device that answers the others, e.g. 'nvmelog')
@@ -23,7 +24,8 @@ def main() -> int:
         with open(log, "a") as handle:
             handle.write(" ".join(args) + "\n")
     delay = float(os.environ.get("FAKE_SMARTCTL_SLEEP") or 0)
-    if delay:
+    only = os.environ.get("FAKE_SMARTCTL_SLEEP_ON")
+    if delay and (not only or only in args):
         time.sleep(delay)
     hang = [d for d in os.environ.get("FAKE_SMARTCTL_HANG", "").split(",") if d]
     hang_calls = [c for c in os.environ.get("FAKE_SMARTCTL_HANG_CALLS", "").split(",") if c]

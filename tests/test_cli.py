@@ -19,14 +19,24 @@ T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
 class FakeTime:
+    """The wall clock and the monotonic clock, both moved only by sleep."""
+
     def __init__(self) -> None:
         self.now = T0
+        self.ticks = 0.0
 
     def clock(self) -> datetime:
         return self.now
 
+    def monotonic(self) -> float:
+        return self.ticks
+
     def sleep(self, seconds: float) -> None:
         self.now += timedelta(seconds=seconds)
+        self.ticks += seconds
+
+    def app(self, **kwargs) -> App:
+        return App(clock=self.clock, sleep=self.sleep, monotonic=self.monotonic, **kwargs)
 
 
 def run(args: list[str], app: App | None = None):
@@ -98,12 +108,14 @@ def test_start_sends_the_vendor_command_to_intel_drives_only() -> None:
     runner = ReplayRunner(INTEL)
     result = run(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
     statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
-    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "refused"}
+    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "skipped"}
     resets = [c for c in runner.calls if "vendor,0x40" in c]
     assert sorted(c[-1] for c in resets) == ["/dev/sda", "/dev/sdb", "/dev/sdc"]
     assert all(c[:2] == ("-t", "vendor,0x40") for c in resets)
-    assert result.exit_code == 4  # a drive was refused
-    assert "Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
+    # --all means every eligible drive: the Samsung is listed as skipped, with the reason, and every eligible
+    # drive was reset: exit 0 (issue 17.15)
+    assert result.exit_code == 0
+    assert "/dev/sdd: not eligible: Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
 
 
 def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
@@ -119,7 +131,7 @@ def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
 def test_measure_waits_for_a_valid_window_then_reports() -> None:
     fake = FakeTime()
     runner = ReplayRunner(INTEL)
-    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    app = fake.app(runner=runner)
     result = run(["measure", "/dev/sda", "-d", "sat", "--for", "60m", "--poll", "20m", "--represents", "1d",
                   "--format", "json"], app)
     assert result.exit_code == 0, result.output
@@ -137,7 +149,7 @@ def test_measure_waits_for_a_valid_window_then_reports() -> None:
 def test_status_shows_the_window_since_our_reset() -> None:
     fake = FakeTime()
     runner = ReplayRunner(INTEL)
-    app = App(runner=runner, clock=fake.clock, sleep=fake.sleep)
+    app = fake.app(runner=runner)
     assert run(["start", "/dev/sda", "-d", "sat"], app).exit_code == 0
     fake.sleep(25 * 60)
     result = run(["status", "/dev/sda", "-d", "sat", "--format", "json"], app)

@@ -124,7 +124,7 @@ def test_a_reset_recorded_with_the_clock_ahead_is_not_the_last_reset(tmp_path: P
             store.record_reset(key, "INTEL SSDSA2BZ200G3", "SERIAL1", None, "ata", at, "/dev/sda", 999.0, {})
     snap = intel(3, 20, 60, poh=1000)
     s = session(db)
-    (row,) = status_rows([snap], s.last_reset, NOW)
+    (row,) = status_rows([snap], lambda snap: s.context(snap, NOW))
     assert row.since_reset_minutes == 60 and row.reset_at == NOW - timedelta(hours=1)
     (report,) = s.assess([snap])
     assert not any("did not take effect" in w for w in report.warnings), report.warnings

@@ -264,8 +264,9 @@ def test_years_beyond_the_data_are_a_bound_in_text_and_exact_in_json() -> None:
 def test_the_ssd_320s_finer_e2h_dominates_its_recent_rate() -> None:
     # Intel SSD 320: E2h (never reset, broken E4h) moved 978 steps (0.955 %) in 8,810 power-on hours while
     # Device Statistics went 79 -> 80 %: 51 years (35-114) came from weighing the write-calibrated rate in.
+    # (one drive's readings, serials masked: joined on the user's word, --same-drive, issue 17.9)
     drive = analyze(CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__3.txt",
-                    CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__5.txt")[0]
+                    CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__5.txt", args=("--same-drive",))[0]
     p = drive["projection"]
     assert p["method"] == "readings:intel_e2h_since_manufacture" and drive["window"]["counter"] == p["method"][9:]
     assert "978 steps of 1/1024 %" in p["basis"] and "8,810 power-on hours" in p["basis"]

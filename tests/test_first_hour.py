@@ -118,18 +118,19 @@ def test_the_words_never_stutter_nor_claim_a_reset_nobody_made(tmp_path: Path) -
     and 'the timer was reset' said of drives no one is known to have reset."""
     corpus = str(CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2cw120g3__1.txt")
     twice = tmp_path / "again.txt"
-    twice.write_bytes(Path(corpus).read_bytes())  # two readings that give no rate: a window that is not usable
+    twice.write_bytes(Path(corpus).read_bytes())  # two readings (serial masked: --same-drive) that give no rate
     config = tmp_path / "c.yaml"
     config.write_text('devices: [/dev/sda, {device: /dev/sda, type: "cciss,0"}]\n')
     runs = [(["--replay", str(FIXTURES / "intel"), "report"], {"COLUMNS": "160"}),
             (["--replay", str(FIXTURES / "intel"), "report"], {"COLUMNS": ""}),
             (["--replay", str(FIXTURES / "intel"), "status"], {"COLUMNS": ""}),
-            (["analyze", corpus, str(twice)], {"COLUMNS": ""}),
+            (["analyze", "--same-drive", corpus, str(twice)], {"COLUMNS": ""}),
             (["--config", str(config), "--replay", str(RAID / "hpsa"), "report"], {"COLUMNS": ""})]
     for args, env in runs:
         text = " ".join(run(["--no-history", *args], env=env).stdout.split())
         assert not [x for x in STUTTERS if x in text], (args, text)
-    blocks = " ".join(run(["--no-history", "analyze", corpus, str(twice)], env={"COLUMNS": ""}).stdout.split())
+    analyzed = run(["--no-history", "analyze", "--same-drive", corpus, str(twice)], env={"COLUMNS": ""})
+    blocks = " ".join(analyzed.stdout.split())
     assert "window not usable" in blocks and "window 2 readings (" in blocks
 
 

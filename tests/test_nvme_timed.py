@@ -272,12 +272,15 @@ def test_without_nvme_cli_only_nvme_resets_fail_in_one_line(tmp_path: Path, monk
 
 def test_measure_an_nvme_window_end_to_end(tmp_path: Path) -> None:
     now = [T0]
+    ticks = [0.0]
 
     def sleep(seconds: float) -> None:
         now[0] += timedelta(seconds=seconds)
+        ticks[0] += seconds
 
     runner, nvme = ReplayRunner(MACHINE), ReplayRunner(MACHINE, program="nvme")
-    app = App(runner=runner, nvme_runner=nvme, db=str(tmp_path / "h.db"), clock=lambda: now[0], sleep=sleep)
+    app = App(runner=runner, nvme_runner=nvme, db=str(tmp_path / "h.db"), clock=lambda: now[0], sleep=sleep,
+              monotonic=lambda: ticks[0])
     result = run(["measure", "/dev/nvme0", "-d", "nvme", "--for", "60m", "--poll", "20m", "--represents", "1h",
                   "--format", "json"], app)
     assert result.exit_code == 0, result.output

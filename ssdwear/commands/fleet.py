@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import click
 
 from ..cli import (
+    EXIT_CANNOT_JUDGE,
     EXIT_OK,
     EXIT_PARTIAL,
     EXIT_RETIRE,
@@ -35,6 +36,7 @@ from ..cli import (
     say,
 )
 from ..errors import SsdwearError
+from ..records import RaidVolume
 from ..streams import write
 
 if TYPE_CHECKING:
@@ -173,7 +175,11 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
                 if not targets:
                     raise no_drives(session)
                 reports = session.assess(session.read(targets))
-                code, text = evaluate(reports, thresholds, [f"{v.device}: {v.note}" for v in session.raid_volumes])
+                volumes = [f"{v.device}: {v.note}" for v in session.raid_volumes]
+                if not reports and volumes:  # nothing to judge here: say what the volumes are, as report does
+                    code, text = UNKNOWN, f"SSDWEAR UNKNOWN - no drive to judge: {'; '.join(volumes)}"
+                else:
+                    code, text = evaluate(reports, thresholds, volumes)
             finally:
                 session.close()
     except SsdwearError as exc:
@@ -196,7 +202,8 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     """Keep, watch or retire one drive, with the reasons.
 
     DEVICE|FILE is a device (read live) or a saved smartctl output. The exit code follows the verdict:
-    0 keep, 10 watch, 11 retire (1 when the drive cannot be read at all).
+    0 keep, 10 watch, 11 retire, 12 cannot judge (no SMART data, or a RAID volume: its drives are
+    named); 1 when the drive cannot be read at all.
 
     \b
     Examples:
@@ -205,7 +212,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     """
     from .. import render
     from ..paths import classify
-    from ..verdict import RETIRE, WATCH, judge
+    from ..verdict import RETIRE, UNKNOWN, WATCH, judge
 
     if classify(target)[0] in ("file", "missing-file"):  # a saved output; the reading says what is wrong with it
         from ..analyze import analyze_files
@@ -224,6 +231,8 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
                 session.close()
         for message in session.warnings:
             say(f"warning: {message}")
+        if not reports:
+            _volume_verdict(app, session.origin, session.volumes_with_drives(), target, fmt)
         if reports[0].error:
             raise SsdwearError(f"{target}: {reports[0].error}")
         origin, thresholds = session.origin, session.config.thresholds
@@ -236,4 +245,21 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
 
         emit_doc(envelope(app, origin, verdict=verdict.level, reasons=list(verdict.reasons),
                           facts=list(verdict.facts), drive=drive_dict(drive)), fmt)
-    sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH}.get(verdict.level, EXIT_OK))
+    sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH, UNKNOWN: EXIT_CANNOT_JUDGE}.get(verdict.level, EXIT_OK))
+
+
+def _volume_verdict(app: App, origin: str, volumes: list[RaidVolume], target: str, fmt: str) -> None:
+    """retire-check on a RAID controller's volume: nothing to judge; what report says about it, and how to reach
+    its drives. Exits 12 (cannot judge)."""
+    if not volumes:
+        raise SsdwearError(f"{target}: smartctl returned no drive")
+    reasons = [f"cannot judge {v.device}: {v.note}" for v in volumes]
+    drives = [d for v in volumes for d in v.drives]
+    if drives:
+        name, _, dtype = drives[0].partition(" ")
+        reasons.append(f"retire-check each drive through the controller, e.g. ssdwear retire-check {name} -d {dtype}")
+    if fmt == "table":
+        write("\n".join([f"UNKNOWN: {target}", *(f"  - {r}" for r in reasons)]))
+    else:
+        emit_doc(envelope(app, origin, verdict="unknown", reasons=reasons, facts=[], drive=None), fmt)
+    sys.exit(EXIT_CANNOT_JUDGE)

@@ -104,7 +104,8 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
             if fmt != "table":
                 emit_doc(envelope(app, session.origin, drives=[]), fmt)
             raise no_drives(session)
-        rows = status_rows(session.read(targets), session.last_reset, app.clock())
+        now = app.clock()
+        rows = status_rows(session.read(targets), lambda snap: session.context(snap, now))
     finally:
         session.close()
     if fmt == "table":
@@ -119,17 +120,20 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @click.option("--each", is_flag=True, help="One report per file, even for several readings of one drive.")
+@click.option("--same-drive", is_flag=True, help="The files are readings of one drive (serials masked): join them "
+              "into one series. Otherwise only a serial or WWN joins files.")
 @represents_option
 @format_option((*FORMATS, "prometheus"))
 @global_options
 @click.pass_obj
 @handle_errors
-def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[float], fmt: str) -> None:
+def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, represents: Optional[float],
+            fmt: str) -> None:
     """Report wear from saved smartctl outputs.
 
-    The outputs of -a, -x or --json, smartctl 6.x to 7.5. Several outputs of one drive give a
-    windowed wear rate between them, with power-on hours as the clock. Each drive is named by its
-    file (the last one, for several readings of one drive).
+    The outputs of -a, -x or --json, smartctl 6.x to 7.5. Several outputs of one drive (the same
+    serial or WWN, or --same-drive) give a windowed wear rate between them, with power-on hours as
+    the clock. Each drive is named by its file (the last one, for several readings of one drive).
 
     \b
     Examples:
@@ -138,7 +142,10 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, represents: Optional[
     """
     from ..analyze import analyze_files
 
-    reports, errors = analyze_files(list(files), app.config().context(app.clock(), represents), each=each)
+    if each and same_drive:
+        raise UsageError("analyze: --each reports every file alone; --same-drive joins them: give one")
+    reports, errors = analyze_files(list(files), app.config().context(app.clock(), represents), each=each,
+                                    same_drive=same_drive)
     for bad in errors:
         say(str(bad.error))
     if reports or fmt in ("json", "yaml"):
@@ -195,7 +202,9 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     elif fmt == "table":
         console_print(render.history_chart(found, series))
     else:
-        emit_doc(envelope(app, f"history:{path}", **render.samples_doc(found, series)), fmt)
+        from ..serialize import samples_doc
+
+        emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
 
 
 def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -> None:

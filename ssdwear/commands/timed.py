@@ -62,7 +62,8 @@ def _start_results_doc(app: App, session: Session, results: Sequence[StartResult
 
 def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
     """The exit code of a start; each drive that was not reset gets its line on stderr unless the table already
-    said it."""
+    said it. A drive skipped by --all (not eligible) does not change the code; a run stopped by a signal is
+    partial (3)."""
     for message in session.warnings:
         say(f"warning: {message}")
     if not printed:
@@ -70,18 +71,23 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
             if r.status != "reset":
                 say(f"{r.where}: {r.message}")
     statuses = {r.status for r in results}
+    if statuses <= {"skipped"}:
+        return EXIT_REFUSED  # start --all found no eligible drive: nothing was reset
     for status, code in (("rejected", EXIT_REJECTED), ("refused", EXIT_REFUSED)):
         if status in statuses:
             return code
-    if statuses & {"failed", "unrecorded"}:
-        return EXIT_PARTIAL if statuses & {"reset", "unrecorded"} else EXIT_ERROR
+    if session.interrupted is not None or "interrupted" in statuses:
+        return EXIT_PARTIAL
+    if "failed" in statuses:
+        return EXIT_PARTIAL if "reset" in statuses else EXIT_ERROR
     return EXIT_OK
 
 
 @cli.command()
 @devices_argument
 @device_type_option
-@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
+@click.option("--all", "all_", is_flag=True, help="Every eligible drive smartctl finds; the others are listed as "
+              "skipped, with the reason.")
 @click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
 @format_option()
 @global_options
@@ -102,7 +108,7 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
     """
     no_fallback(app, "start")
     with opened(app) as session:
-        results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force)
+        results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force, every=all_)
     if fmt == "table":
         from .. import render
 
@@ -115,7 +121,8 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 @cli.command()
 @devices_argument
 @device_type_option
-@click.option("--all", "all_", is_flag=True, help="Every drive smartctl finds (each still goes through the guard).")
+@click.option("--all", "all_", is_flag=True, help="Every eligible drive smartctl finds; the others are listed as "
+              "skipped, with the reason.")
 @click.option("--for", "duration", type=DURATION, default="60m", show_default=True, metavar="DURATION",
               help="How long the workload runs (at least the 60 power-on minutes the drive needs; 1 s to "
                    "100 years).")
@@ -143,25 +150,36 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
     from .. import measure as measure_mod
 
     no_fallback(app, "measure")
+    from ..assess import REPRESENTS_SLACK
+
+    if represents is not None and duration > represents * (1 + REPRESENTS_SLACK):
+        raise UsageError(f"measure: --for ({duration:g} min) is longer than --represents ({represents:g} min): a "
+                         "window cannot stand for less time than it lasted; measure for at most the time it stands "
+                         "for")
     with opened(app, represents) as session:
         targets = _targets_to_reset(session, devices, device_type, all_, "measure")
-        results = session.start(targets, force)
+        results = session.start(targets, force, every=all_)
         started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
         for r in results:
             if r.status != "reset":
                 say(f"{r.where}: {r.message}")
-        if not started:
+        if not started or session.interrupted is not None:
             sys.exit(start_exit(results, session, printed=True))
         from .. import render
 
-        with render.progress(enabled=fmt == "table") as bar:
+        terminal, printed_at = sys.stderr.isatty(), None
+        with render.progress(enabled=terminal) as bar:
             last = None
-            for last in measure_mod.poll(session, started, duration, poll, app.sleep):
-                bar.show(last, duration)
+            for last in measure_mod.poll(session, started, duration, poll, app.sleep, app.monotonic):
+                if terminal:
+                    bar.show(last, duration)
+                elif measure_mod.line_due(last, printed_at):  # cron, nohup, CI: a line every few minutes
+                    printed_at = last.elapsed_minutes
+                    say(measure_mod.progress_line(last, duration))
         assert last is not None
         reports = session.assess(last.outcomes)
         emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
         code = finish(reports, session, fmt)
-        if code == EXIT_OK and len(started) < len(targets):
+        if code == EXIT_OK and any(r.status not in ("reset", "skipped") for r in results):
             code = start_exit(results, session, printed=True)
     sys.exit(code)
