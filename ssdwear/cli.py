@@ -25,6 +25,7 @@ import click
 from . import __version__
 from .clock import Clock, utc_now
 from .errors import HistoryOff, SsdwearError, StoreError, UsageError
+from .platforms import facts
 from .streams import write
 
 if TYPE_CHECKING:
@@ -205,14 +206,16 @@ def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]
 
 # The options of `ssdwear` itself: listed once, in `ssdwear --help`; every command accepts them too (after its name),
 # hidden from its own help, which points at them instead.
+_HERE = facts()  # this machine's paths, named in the help
 _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("--smartctl", dict(metavar="PATH", envvar="SSDWEAR_SMARTCTL", callback=_into_app("smartctl"),
-                        help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then /usr/sbin, /sbin.")),
+                        help="smartctl binary [env SSDWEAR_SMARTCTL]. Default: PATH, then "
+                             f"{', '.join(_HERE.program_dirs[:2])}.")),
     ("--config", dict(metavar="FILE", callback=_into_app("config_file"),
-                      help="Extra config file read after /etc/ssdwear/config.yaml and ~/.config/ssdwear/config.yaml "
+                      help=f"Extra config file read after {_HERE.system_config} and ~/.config/ssdwear/config.yaml "
                            "[env SSDWEAR_CONFIG].")),
     ("--db", dict(metavar="FILE", callback=_into_app("db"),
-                  help="History database [env SSDWEAR_DB]. Default: /var/lib/ssdwear/history.db as root, else "
+                  help=f"History database [env SSDWEAR_DB]. Default: {_HERE.system_db} as root, else "
                        "~/.local/share/ssdwear/history.db.")),
     ("--no-history", dict(is_flag=True, default=None, callback=_into_app("no_history"),
                           help="Neither read nor write the history database.")),

@@ -9,19 +9,20 @@ import stat
 from pathlib import Path
 from typing import Literal, Optional
 
+from .platforms import facts
+
 ENV_DB = "SSDWEAR_DB"
 ENV_CONFIG = "SSDWEAR_CONFIG"
 ENV_SMARTCTL = "SSDWEAR_SMARTCTL"
-SYSTEM_DB = Path("/var/lib/ssdwear/history.db")
-SYSTEM_CONFIG = Path("/etc/ssdwear/config.yaml")
 
 
-def default_db_path() -> Path:
-    """/var/lib/ssdwear/history.db for root, else $XDG_DATA_HOME/ssdwear/history.db."""
+def default_db_path(platform: Optional[str] = None) -> Path:
+    """The system's history database for root (/var/lib/ssdwear/history.db; FreeBSD: /var/db/ssdwear/history.db),
+    else $XDG_DATA_HOME/ssdwear/history.db."""
     from .trust import is_root
 
     if is_root():
-        return SYSTEM_DB
+        return facts(platform).system_db
     data_home = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
     return Path(data_home) / "ssdwear" / "history.db"
 
@@ -42,9 +43,10 @@ def user_config_path() -> Path:
     return Path(config_home) / "ssdwear" / "config.yaml"
 
 
-def config_paths(explicit: Optional[str] = None) -> list[Path]:
-    """The config files read, later ones overriding earlier ones: system, user, then --config/SSDWEAR_CONFIG."""
-    paths = [Path(os.environ.get("SSDWEAR_SYSTEM_CONFIG") or SYSTEM_CONFIG), user_config_path()]
+def config_paths(explicit: Optional[str] = None, platform: Optional[str] = None) -> list[Path]:
+    """The config files read, later ones overriding earlier ones: system (/etc/ssdwear/config.yaml; FreeBSD:
+    /usr/local/etc/ssdwear/config.yaml), user, then --config/SSDWEAR_CONFIG."""
+    paths = [Path(os.environ.get("SSDWEAR_SYSTEM_CONFIG") or facts(platform).system_config), user_config_path()]
     extra = explicit or os.environ.get(ENV_CONFIG)
     if extra:
         paths.append(Path(extra))
@@ -53,18 +55,16 @@ def config_paths(explicit: Optional[str] = None) -> list[Path]:
 
 # What an argument naming a drive or a saved smartctl output is (classify).
 ArgumentKind = Literal["device", "file", "missing-file", "name"]
-# A kernel device name given without /dev/: sda, sdaa, hdb, vda, sg2, nvme0, nvme0n1.
-_DEVICE_NAME = re.compile(r"(?:[hs]d[a-z]{1,3}|x?vd[a-z]{1,3}|sg[0-9]{1,4}|nvme[0-9]{1,4}(?:n[0-9]{1,4})?)")
 # How saved smartctl outputs are usually named (sdb.txt, sda-smartctl-x.json, nvme0.out).
 _SAVED_OUTPUT = re.compile(r"\.(?:txt|json|out|log|smart|smartctl|text|dump)$", re.I)
-DEVICE_FORMS = "/dev/sda, sda, nvme0 or nvme0n1"
+DEVICE_FORMS = facts().device_forms  # how to name a drive on this machine, for messages
 
 
-def classify(text: str) -> tuple[ArgumentKind, str]:
+def classify(text: str, platform: Optional[str] = None) -> tuple[ArgumentKind, str]:
     """What `text` names, decided the same way for every command, and the name to use for it:
 
-    - 'device': a /dev/ path, a device node elsewhere, or a kernel device name without /dev/ ('sda', 'nvme0',
-      'nvme0n1'; the name to use is then its /dev/ path);
+    - 'device': a /dev/ path, a device node elsewhere, or a kernel device name without /dev/ (Linux: 'sda',
+      'nvme0', 'nvme0n1'; FreeBSD: 'ada0', 'da0', 'nvme0', 'nda0', 'nvd0'; the name to use is its /dev/ path);
     - 'file': anything else that exists (a saved output; a directory or FIFO is refused when it is read);
     - 'missing-file': nothing by that name, but it is a path or is named like a saved output ('sdb.txt');
     - 'name': anything else (a serial, WWN or model: plan --from looks it up in the history).
@@ -81,7 +81,7 @@ def classify(text: str) -> tuple[ArgumentKind, str]:
         return "file", text
     if mode is not None:
         return ("device", text) if stat.S_ISBLK(mode) or stat.S_ISCHR(mode) else ("file", text)
-    if _DEVICE_NAME.fullmatch(text):
+    if facts(platform).device_name.fullmatch(text):
         return "device", f"/dev/{text}"
     if "/" in text or _SAVED_OUTPUT.search(text):
         return "missing-file", text

@@ -31,13 +31,13 @@ from typing import Any, Optional, Protocol, Union
 from . import vendors
 from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
 from .parse import parse_output, parse_scan_entries
+from .platforms import facts
 from .records import ScanEntry, Snapshot, passed_given_status
 
 DEFAULT_TIMEOUT_S = 60.0
 # Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its
 # slowest drive; lower it (config `workers`, --workers) for controllers that dislike concurrent commands.
 DEFAULT_WORKERS = 64
-SBIN_DIRS = ("/usr/sbin", "/sbin", "/usr/local/sbin", "/usr/bin", "/bin", "/usr/local/bin")
 
 BIT_CMDLINE, BIT_OPEN, BIT_COMMAND = 0x01, 0x02, 0x04
 DRIVE_BITS = (
@@ -90,13 +90,14 @@ def _import_pysmart() -> Any:
     return pysmart_smartctl
 
 
-def locate_smartctl(explicit: Optional[str] = None) -> str:
-    """The smartctl binary: the one asked for, else pySMART's (PATH), else the sbin directories.
+def locate_smartctl(explicit: Optional[str] = None, platform: Optional[str] = None) -> str:
+    """The smartctl binary: the one asked for, else pySMART's (PATH), else the platform's sbin directories.
 
-    cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl.
-    As root, the binary must be a file called smartctl that only root can change (trust.check_program).
+    cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl (FreeBSD's
+    package: /usr/local/sbin). As root, the binary must be a file called smartctl that only root can change
+    (trust.check_program).
     """
-    path = _find_smartctl(explicit)
+    path = _find_smartctl(explicit, platform)
     _check_program(path, "smartctl", "smartctl binary", "use the one smartmontools installed, e.g. /usr/sbin/smartctl")
     if not (os.path.isfile(path) and os.access(path, os.X_OK)):
         raise SmartctlNotFound(f"smartctl not found or not executable at '{explicit or path}': "
@@ -115,7 +116,7 @@ def _check_program(path: str, name: str, what: str, fix: str) -> None:
         raise SmartctlNotFound(f"cannot look at {what} {path}: {exc.strerror}") from None
 
 
-def _find_smartctl(explicit: Optional[str]) -> str:
+def _find_smartctl(explicit: Optional[str], platform: Optional[str]) -> str:
     if explicit:
         path = explicit if os.sep in explicit else shutil.which(explicit)
         if path and os.path.lexists(path):  # judged before it is looked at any further (locate_smartctl)
@@ -125,13 +126,13 @@ def _find_smartctl(explicit: Optional[str]) -> str:
     found = _import_pysmart().SMARTCTL_PATH
     if found and os.access(found, os.X_OK):
         return os.path.abspath(str(found))
-    for directory in SBIN_DIRS:
+    where = facts(platform)
+    for directory in where.program_dirs:
         candidate = os.path.join(directory, "smartctl")
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-    raise SmartctlNotFound("smartctl not found (looked in PATH and " + ", ".join(SBIN_DIRS[:3]) +
-                           "): install smartmontools (apt-get install smartmontools / dnf install smartmontools) "
-                           "or pass --smartctl PATH")
+    raise SmartctlNotFound("smartctl not found (looked in PATH and " + ", ".join(where.program_dirs[:3]) +
+                           f"): install smartmontools ({where.install_hint}) or pass --smartctl PATH")
 
 
 class SmartctlRunner:
@@ -390,10 +391,10 @@ def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> Call
 # nvme-cli: the NVMe timed-workload reset (smartctl cannot send Set Features).
 
 
-def locate_nvme() -> str:
-    """nvme-cli's `nvme`, on PATH or in the sbin directories; as root it must be a file called nvme that only root
-    can change (trust.check_program)."""
-    for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in SBIN_DIRS)]:
+def locate_nvme(platform: Optional[str] = None) -> str:
+    """nvme-cli's `nvme`, on PATH or in the platform's sbin directories; as root it must be a file called nvme that
+    only root can change (trust.check_program)."""
+    for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in facts(platform).program_dirs)]:
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             path = os.path.abspath(candidate)
             _check_program(path, "nvme", "nvme-cli binary", "use the one the nvme-cli package installed")
