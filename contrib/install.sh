@@ -1,13 +1,14 @@
 #!/bin/sh
 # Install ssdwear from this checkout the way a Debian/Ubuntu server wants it: in a virtual environment of its
 # own (the system Python refuses `pip install` since Debian 12, PEP 668 "externally-managed-environment"), with
-# the command linked into /usr/local/bin, where contrib/cron.d-ssdwear and contrib/systemd expect it, and the
-# shell completions put where bash-completion, zsh and fish look for them.
+# the command linked into /usr/local/bin, where contrib/cron.d-ssdwear and contrib/systemd expect it, the man
+# page in /usr/local/share/man, and the shell completions put where bash-completion, zsh and fish look for them.
 #
 #   sh contrib/install.sh          as root (or through sudo): /opt/ssdwear + /usr/local/bin/ssdwear
 #
 # Settings (environment): PREFIX (the venv, default /opt/ssdwear), BINDIR (default /usr/local/bin), PYTHON
-# (default /usr/bin/python3, else python3 on PATH), COMPLETIONS=no to skip them, and BASH_COMPLETION_DIR,
+# (default /usr/bin/python3, else python3 on PATH), MANDIR (default /usr/local/share/man: man-db's manpath for
+# /usr/local/bin), COMPLETIONS=no to skip the completions, and BASH_COMPLETION_DIR,
 # ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere. Running it again upgrades in place. Every
 # directory setting must be an absolute path. The package is built from a clean copy of this checkout, and the
 # command is run once, through the link, before "installed" is said.
@@ -16,13 +17,14 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 PREFIX=${PREFIX:-/opt/ssdwear}
 BINDIR=${BINDIR:-/usr/local/bin}
+MANDIR=${MANDIR:-/usr/local/share/man}
 if [ -z "${PYTHON:-}" ]; then
     if [ -x /usr/bin/python3 ]; then PYTHON=/usr/bin/python3; else PYTHON=python3; fi
 fi
 # A relative directory would be taken from wherever install.sh was started, and the link in BINDIR would point
 # nowhere (a symbolic link's relative target is read from the link's own directory): refused, as autoconf's
 # configure refuses a relative --prefix, rather than guessed.
-for setting in PREFIX BINDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR; do
+for setting in PREFIX BINDIR MANDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR; do
     eval "value=\${$setting:-}"
     case "$value" in
         ""|/*) ;;
@@ -67,6 +69,11 @@ if ! version=$("$BINDIR/ssdwear" --version 2>&1) || [ "$(readlink "$BINDIR/ssdwe
     exit 1
 fi
 echo "installed: $BINDIR/ssdwear -> $PREFIX/bin/ssdwear ($version)"
+
+# The man page the wheel carries (its data files are under the venv's share/, where man does not look).
+as_owner "$MANDIR/man1" mkdir -p "$MANDIR/man1"
+as_owner "$MANDIR/man1/ssdwear.1" cp "$PREFIX/share/man/man1/ssdwear.1" "$MANDIR/man1/ssdwear.1"
+echo "man page: $MANDIR/man1/ssdwear.1"
 
 install_completion() {  # SHELL DIR FILE NAME EXPLICIT: when that shell is installed or its DIR was given
     if command -v "$1" >/dev/null 2>&1 || [ -n "$5" ]; then

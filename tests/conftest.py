@@ -45,3 +45,23 @@ def fake_smartctl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         return wrapper, log
 
     return use
+
+
+# What a clean copy of the checkout holds: not the git data, virtual environments, builds or caches of this one.
+CLEAN_COPY = ("*.egg-info", ".git", ".venv", "build", "dist", "__pycache__", ".*_cache", ".hypothesis", ".benchmarks",
+              "out")
+
+
+@pytest.fixture(scope="session")
+def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sdist and wheel `python -m build` makes from a clean copy of this checkout (the sdist first, then the
+    wheel from the sdist), once per test run: the folder holding both."""
+    import shutil
+    import subprocess
+
+    base = tmp_path_factory.mktemp("dist")
+    shutil.copytree(ROOT, base / "src", ignore=shutil.ignore_patterns(*CLEAN_COPY))
+    proc = subprocess.run([sys.executable, "-m", "build", "--outdir", str(base / "dist"), str(base / "src")],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return base / "dist"

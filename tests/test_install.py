@@ -31,7 +31,8 @@ def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_pat
     prefix, bindir = tmp_path / "opt" / "ssdwear", tmp_path / "bin"
     env = {**os.environ, "PREFIX": str(prefix), "BINDIR": str(bindir), "PYTHON": python,
            "BASH_COMPLETION_DIR": str(tmp_path / "bash"), "ZSH_COMPLETION_DIR": str(tmp_path / "zsh"),
-           "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "PATH": f"{bindir}:{os.environ['PATH']}",
+           "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "MANDIR": str(tmp_path / "man"),
+           "PATH": f"{bindir}:{os.environ['PATH']}",
            "SSDWEAR_DB": str(tmp_path / "history.db")}
     env.pop("VIRTUAL_ENV", None)
     proc = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
@@ -45,6 +46,8 @@ def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_pat
     for path in (tmp_path / "bash" / "ssdwear", tmp_path / "zsh" / "_ssdwear", tmp_path / "fish" / "ssdwear.fish"):
         assert path.read_text() == (ROOT / "completions" / {"ssdwear": "ssdwear.bash"}.get(path.name, path.name)) \
             .read_text()
+    # the man page, from the wheel's data files
+    assert (tmp_path / "man" / "man1" / "ssdwear.1").read_text() == (ROOT / "man" / "ssdwear.1").read_text()
     # the units run what the install produces
     for unit in ("contrib/cron.d-ssdwear", "contrib/systemd/ssdwear-sample.service"):
         assert "/usr/local/bin/ssdwear sample" in (ROOT / unit).read_text()
@@ -75,13 +78,13 @@ def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, pyt
 def _install(checkout: Path, tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
     """contrib/install.sh of `checkout`, into a prefix and bin directory under tmp_path, without completions."""
     env = {**os.environ, "PREFIX": str(tmp_path / "opt" / "ssdwear"), "BINDIR": str(tmp_path / "bin"),
-           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", **settings}
+           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", "MANDIR": str(tmp_path / "man"), **settings}
     env.pop("VIRTUAL_ENV", None)
     return subprocess.run(["sh", str(checkout / "contrib" / "install.sh")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "BASH_COMPLETION_DIR"])
+@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "MANDIR", "BASH_COMPLETION_DIR"])
 def test_install_refuses_a_relative_directory_before_doing_anything(tmp_path: Path, setting: str) -> None:
     """A relative PREFIX made a link in BINDIR that points nowhere, and install.sh still said "installed"."""
     proc = _install(ROOT, tmp_path, **{setting: "relative/dir"})
