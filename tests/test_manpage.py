@@ -35,7 +35,7 @@ def test_every_command_and_option_of_the_help_is_in_the_page() -> None:
     top = click.Context(cli, info_name="ssdwear")
     for name in cli.list_commands(top):
         command = cli.get_command(top, name)
-        assert f'.SS "{name}"' in text
+        assert command is not None and f'.SS "{name}"' in text
         ctx = click.Context(command, info_name=name, parent=top)
         for param in command.get_params(ctx):
             if isinstance(param, click.Option) and not param.hidden:
