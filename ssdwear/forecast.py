@@ -78,8 +78,11 @@ class Calibration:
 
 @lru_cache(maxsize=1)
 def calibration() -> Calibration:
-    """The table shipped with ssdwear (read once)."""
-    return Calibration.from_dict(json.loads(CALIBRATION_FILE.read_text(encoding="utf-8")))
+    """The table shipped with ssdwear (read once), as package data: found inside a zipapp too."""
+    from importlib import resources
+
+    text = resources.files(__package__).joinpath(CALIBRATION_FILE.name).read_text(encoding="utf-8")
+    return Calibration.from_dict(json.loads(text))
 
 
 @dataclass(frozen=True)

@@ -246,10 +246,13 @@ class CatalogueError(ValueError):
 
 @functools.lru_cache(maxsize=1)
 def catalogue() -> tuple[Rating, ...]:
-    """Every entry of the shipped catalogue, rated first, then the unrated ones (read once)."""
+    """Every entry of the shipped catalogue, rated first, then the unrated ones (read once). Read as package
+    data (importlib.resources), so it is found inside a zipapp too, where there is no file to open."""
     import json
+    from importlib import resources
 
-    return _entries(json.loads(CATALOGUE_JSON.read_text(encoding="utf-8")), check_patterns=False)
+    text = resources.files(__package__).joinpath(CATALOGUE_JSON.name).read_text(encoding="utf-8")
+    return _entries(json.loads(text), check_patterns=False)
 
 
 def catalogue_doc(text: str) -> Any:
