@@ -32,11 +32,11 @@ def test_the_committed_man_page_is_what_the_generator_makes_from_the_help() -> N
 
 def test_every_command_and_option_of_the_help_is_in_the_page() -> None:
     text = PAGE.read_text(encoding="ascii").replace("\\-", "-")
-    top = click.Context(cli, info_name="ssdwear")
+    top = cli.make_context("ssdwear", [], resilient_parsing=True)  # -h and --help, as the command has them
     for name in cli.list_commands(top):
         command = cli.get_command(top, name)
         assert command is not None and f'.SS "{name}"' in text
-        ctx = click.Context(command, info_name=name, parent=top)
+        ctx = command.make_context(name, [], parent=top, resilient_parsing=True)  # its context_settings too
         for param in command.get_params(ctx):
             if isinstance(param, click.Option) and not param.hidden:
                 assert all(f"\\fB{opt}\\fR" in text for opt in param.opts), (name, param.opts)
