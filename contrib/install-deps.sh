@@ -5,7 +5,10 @@
 #                                    (contrib/install.sh installs ssdwear into a venv)
 #   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
 #                                    zsh, fish and bash-completion (the completion scripts are loaded),
-#                                    Prometheus's node_exporter and promtool
+#                                    Prometheus's node_exporter and promtool, and for the packages:
+#                                    debhelper and dh-python (the .deb is built), lintian (it is checked),
+#                                    man-db and groff (the man page is rendered), systemd (systemd-analyze
+#                                    verifies the units)
 # Runs the package manager through sudo when not root. Installs only what is missing.
 set -eu
 
@@ -13,6 +16,8 @@ want="smartctl:smartmontools nvme:nvme-cli"
 if [ "${1:-}" = "--test" ]; then
     want="$want qemu-system-x86_64:qemu-system-x86 busybox:busybox-static"
     want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"
+    want="$want dh:debhelper dh_python3:dh-python lintian:lintian man:man-db groff:groff-base"
+    want="$want systemd-analyze:systemd"
 fi
 
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
