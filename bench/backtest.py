@@ -34,7 +34,7 @@ import series
 from ssdwear import forecast, wear
 from ssdwear.analyze import SavedReading, series_report
 from ssdwear.assess import Context, assess
-from ssdwear.records import (
+from ssdwear.model.records import (
     DEVSTAT_LOGICAL_SECTORS_WRITTEN,
     DEVSTAT_PERCENT_USED,
     NVME_DATA_UNIT_BYTES,

@@ -106,7 +106,7 @@ def _final_sample_shape() -> dict[int, Any]:
 
 def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any = print) -> dict[str, Any]:
     """Write the database and its parameters; return the parameters (with generation time and size)."""
-    from ssdwear.records import Sample, drive_key
+    from ssdwear.model.records import Sample, drive_key
     from ssdwear.store import Store
 
     for p in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm"), meta_path):

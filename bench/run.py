@@ -456,7 +456,7 @@ def bench_history(ctx: Context) -> None:
     shutil.copyfile(db, work)
     say(f"    (copied the database for this run's writes in {time.perf_counter() - started:.1f} s)")
 
-    from ssdwear.records import Sample
+    from ssdwear.model.records import Sample
     from ssdwear.store import Store
 
     params = meta["params"]

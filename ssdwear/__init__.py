@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"  # the one version (pyproject.toml reads it); 0.2: JSON schema 2
+from .model.version import __version__
 
 _EXPORTS = {
     "read_drives": "api", "analyze_files": "api", "parse_output": "api",
-    "DriveReport": "records", "Projection": "records", "Window": "records", "Writes": "records",
-    "Health": "records", "UsedSource": "records", "Trend": "records", "Snapshot": "records",
-    "SsdwearError": "errors", "ParseError": "errors", "DriveError": "errors", "UsageError": "errors",
+    "DriveReport": "model.records", "Projection": "model.records", "Window": "model.records", "Writes": "model.records",
+    "Health": "model.records", "UsedSource": "model.records", "Trend": "model.records", "Snapshot": "model.records",
+    "SsdwearError": "model.errors", "ParseError": "model.errors", "DriveError": "model.errors",
+    "UsageError": "model.errors",
 }
 __all__ = [
     "DriveError",
@@ -37,8 +38,8 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .api import analyze_files, parse_output, read_drives
-    from .errors import DriveError, ParseError, SsdwearError, UsageError
-    from .records import DriveReport, Health, Projection, Snapshot, Trend, UsedSource, Window, Writes
+    from .model.errors import DriveError, ParseError, SsdwearError, UsageError
+    from .model.records import DriveReport, Health, Projection, Snapshot, Trend, UsedSource, Window, Writes
 
 
 def __getattr__(name: str) -> Any:

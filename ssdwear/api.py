@@ -18,17 +18,18 @@ from os import PathLike
 from pathlib import Path
 from typing import Optional, Union
 
-from .clock import utc_now
+from ssdwear.model.clock import utc_now
+from ssdwear.model.errors import UsageError
+from ssdwear.model.records import DriveReport, Snapshot
+
 from .config import Config
-from .errors import UsageError
-from .records import DriveReport, Snapshot
 
 Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
 
 
 def _minutes(represents: Duration) -> Optional[float]:
     """Minutes (a number, or a duration such as '1d'), within units.DURATION; UsageError otherwise."""
-    from .units import DURATION, parse_duration_minutes
+    from ssdwear.model.units import DURATION, parse_duration_minutes
 
     if represents is None:
         return None

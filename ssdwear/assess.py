@@ -13,10 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
-from . import counters, forecast, vendors, wear
-from .forecast import DEFAULT_LEVEL, Reading
-from .ratings import Rating, find_rating
-from .records import (
+from ssdwear.model.records import (
     E2H_STEPS_PER_PERCENT,
     MINUTES_PER_YEAR,
     NVME_DATA_UNIT_BYTES,
@@ -33,7 +30,11 @@ from .records import (
     Writes,
     location,
 )
-from .units import human_minutes, percent_text
+from ssdwear.model.units import human_minutes, percent_text
+
+from . import counters, forecast, vendors, wear
+from .forecast import DEFAULT_LEVEL, Reading
+from .ratings import Rating, find_rating
 from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset

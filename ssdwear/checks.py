@@ -7,10 +7,11 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Optional
 
+from ssdwear.model.errors import SsdwearError
+from ssdwear.model.records import DriveReport
+from ssdwear.model.units import human_years, percent_text
+
 from .config import THRESHOLD_NAMES, Threshold
-from .errors import SsdwearError
-from .records import DriveReport
-from .units import human_years, percent_text
 from .verdict import RETIRE, USED_REASON, WATCH, judge
 from .verdict import UNKNOWN as CANNOT_JUDGE
 

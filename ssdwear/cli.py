@@ -22,18 +22,20 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 import click
 
-from . import __version__
-from .clock import Clock, utc_now
-from .errors import HistoryOff, SsdwearError, StoreError, UsageError
+from ssdwear.model.clock import Clock, utc_now
+from ssdwear.model.errors import HistoryOff, SsdwearError, StoreError, UsageError
+from ssdwear.model.version import __version__
+
 from .platforms import facts
 from .streams import write
 
 if TYPE_CHECKING:
+    from ssdwear.model.records import DriveReport, RaidVolume
+    from ssdwear.model.units import Limits
+
     from .config import Config
-    from .records import DriveReport, RaidVolume
     from .session import Session
     from .smart import Runner
-    from .units import Limits
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
@@ -163,7 +165,7 @@ def unit_limits(name: str) -> Callable[[], Limits]:
     """units.NAME, looked up when a value is converted (units is not imported for --help)."""
 
     def limits() -> Limits:
-        from . import units
+        from ssdwear.model import units
 
         found: Limits = getattr(units, name)
         return found
@@ -180,7 +182,7 @@ class Limited(click.ParamType):  # type: ignore[type-arg,unused-ignore]
         self.name, self.limits, self.kind = name, limits, kind
 
     def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
-        from . import units
+        from ssdwear.model import units
 
         parse = {"duration": units.parse_duration_minutes, "seconds": units.parse_seconds,
                  "number": units.parse_number, "integer": units.parse_whole_number}[self.kind]
@@ -347,7 +349,7 @@ def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App
     elif fmt == "table":
         console_print(render.report_view(reports, render.width(), volumes, render.tables_wanted()))
     else:
-        from .serialize import drive_dict
+        from ssdwear.model.schema import drive_dict
 
         emit_doc(envelope(app, origin, drives=[drive_dict(r) for r in reports],
                           raid_volumes=[dict(device=v.device, controller=v.controller, drives=list(v.drives),
@@ -392,7 +394,7 @@ def opened(app: App, represents: Optional[float] = None) -> Iterator[Session]:
 
 def no_drives(session: Session) -> SsdwearError:
     """The error for finding no drive, saying what actually failed."""
-    from .trust import is_root
+    from ssdwear.model.process import is_root
 
     if session.origin != "live":
         why = f"the recordings in {session.origin.split(':', 1)[1]} hold no drive"
@@ -409,8 +411,10 @@ def device_arguments(names: Sequence[str]) -> list[str]:
     path or device node as given, a kernel name as its /dev/ path ('sda' -> '/dev/sda'). A file, or a name that
     is neither, is a usage error saying what it is and which command reads saved outputs. Names smartctl must
     never see are left for Session.devices to refuse with its reason."""
+    from ssdwear.model.escape import visible
+    from ssdwear.trust import device_problem
+
     from .paths import DEVICE_FORMS, classify
-    from .trust import device_problem, visible
 
     out = []
     for name in names:
@@ -433,7 +437,7 @@ def find_devices(app: App, session: Session, names: Sequence[str], device_type: 
                  fallback: bool = True) -> tuple[Session, Devices]:
     """The drives to read (named ones classified by device_arguments); with --fallback-replay and none on this
     machine (or no smartctl), the recordings."""
-    from .errors import SmartctlNotFound
+    from ssdwear.model.errors import SmartctlNotFound
 
     names = device_arguments(names)
     reason = None

@@ -14,9 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from .errors import ConfigError
-from .ratings import Rating
-from .units import (
+from ssdwear.model.errors import ConfigError
+from ssdwear.model.units import (
     CAPACITY,
     DWPD,
     NAND,
@@ -29,6 +28,8 @@ from .units import (
     parse_duration_minutes,
     parse_seconds,
 )
+
+from .ratings import Rating
 
 if TYPE_CHECKING:
     from .assess import Context

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from .records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
+from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
+
 from .vendors import Counter, GiB, MiB, profile
 
 

@@ -38,7 +38,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, Optional
 
-from .records import MINUTES_PER_YEAR
+from ssdwear.model.records import MINUTES_PER_YEAR
 
 HOURS_PER_YEAR = MINUTES_PER_YEAR / 60  # 8760: 365 days, as everywhere in ssdwear
 LEVELS = (0.5, 0.8, 0.9)  # the interval levels the table is calibrated for

@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
+from ssdwear.model.errors import DriveError
+from ssdwear.model.records import Snapshot
+from ssdwear.model.units import human_minutes
+
 from . import vendors
 from .assess import Context, judged_window
-from .errors import DriveError
-from .records import Snapshot
 from .session import Session
 from .smart import Outcome
-from .units import human_minutes
 
 # Off a terminal (cron, nohup, CI) measure prints one progress line this often (minutes of the wait).
 PROGRESS_LINE_MINUTES = 5.0

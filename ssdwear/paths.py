@@ -19,7 +19,7 @@ ENV_SMARTCTL = "SSDWEAR_SMARTCTL"
 def default_db_path(platform: Optional[str] = None) -> Path:
     """The system's history database for root (/var/lib/ssdwear/history.db; FreeBSD: /var/db/ssdwear/history.db),
     else $XDG_DATA_HOME/ssdwear/history.db."""
-    from .trust import is_root
+    from ssdwear.model.process import is_root
 
     if is_root():
         return facts(platform).system_db

@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
+from ssdwear.model.records import DriveReport, Projection, Sample, Snapshot, Writes
+from ssdwear.model.units import rate_text
+
 from . import spare as spare_mod
 from . import vendors
 from .ratings import Rating, attaches, bytes_span, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
-from .records import DriveReport, Projection, Sample, Snapshot, Writes
-from .units import rate_text
 
 DAYS_PER_YEAR = 365
 FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in
@@ -475,7 +476,7 @@ def margin(c: Candidate, target: float) -> tuple[Optional[float], Optional[float
 
 
 def _bytes(count: float) -> str:
-    from .units import human_bytes
+    from ssdwear.model.units import human_bytes
 
     return human_bytes(count)
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Optional
 
-from .records import MINUTES_PER_YEAR, DriveReport
+from ssdwear.model.records import MINUTES_PER_YEAR, DriveReport
 
 SECONDS_PER_YEAR = MINUTES_PER_YEAR * 60  # 365 days, as the projections count a year
 TEXTFILE_NAME = "ssdwear.prom"

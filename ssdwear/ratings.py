@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Optional
 
-from .records import Snapshot
-from .units import span_text
+from ssdwear.model.records import Snapshot
+from ssdwear.model.units import span_text
 
 TB = 10**12
 PB = 10**15

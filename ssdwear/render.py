@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import IO, Any, Optional, cast
 
-from .records import DriveReport, Projection, RaidVolume, Window
-from .units import (
+from ssdwear.model.records import DriveReport, Projection, RaidVolume, Window
+from ssdwear.model.units import (
     MAX_PRINTED_YEARS,
     MIN_PRINTED_YEARS,
     fmt_years,
@@ -22,6 +22,7 @@ from .units import (
     rate_text,
     span_text,
 )
+
 from .wrap import GLUE, fit, words, wrap_text
 
 

@@ -14,7 +14,8 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import DriveError, UsageError
+from ssdwear.model.errors import DriveError, UsageError
+
 from .smart import CallResult
 
 

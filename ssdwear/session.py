@@ -16,21 +16,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Optional
 
+from ssdwear.model.clock import Clock, utc_now
+from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
+from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sample, Snapshot, drive_key, location
+
 from . import assess as assess_mod
 from . import history as history_mod
 from . import smart, vendors
-from .clock import Clock, utc_now
 from .config import Config, DeviceSpec
-from .errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
-from .records import (
-    PASS_THROUGH_TYPE,
-    DriveReport,
-    RaidVolume,
-    Sample,
-    Snapshot,
-    drive_key,
-    location,
-)
 
 if TYPE_CHECKING:
     from .store import Store
@@ -126,7 +119,8 @@ class Session:
         characters never reaches its command line: refused when the user gave it, skipped with a warning when
         the scan printed it.
         """
-        from .trust import device_problem, visible
+        from ssdwear.model.escape import visible
+        from ssdwear.trust import device_problem
 
         if names:
             for value in (*names, *([device_type] if device_type is not None else [])):
@@ -366,7 +360,7 @@ class Session:
                     nvme: Optional[smart.Runner], baseline: DriveReport) -> tuple[StartStatus, str]:
         """Record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
         and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too)."""
-        from .serialize import drive_dict
+        from ssdwear.model.schema import drive_dict
 
         unrecordable: Optional[StoreError] = None
         failure: Optional[DriveError] = None

@@ -28,11 +28,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Optional, Protocol, Union
 
+from ssdwear.model.errors import DriveError, ParseError, SmartctlNotFound, UsageError
+from ssdwear.model.records import ScanEntry, Snapshot, passed_given_status
+
 from . import vendors
-from .errors import DriveError, ParseError, SmartctlNotFound, UsageError
 from .parse import parse_output, parse_scan_entries
 from .platforms import facts
-from .records import ScanEntry, Snapshot, passed_given_status
 
 DEFAULT_TIMEOUT_S = 60.0
 # Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its
@@ -253,7 +254,7 @@ def _said(result: CallResult) -> str:
         text = (result.stdout + b"\n" + result.stderr).decode("utf-8", "replace")
         messages = [line.strip() for line in text.splitlines()
                     if line.strip() and not line.startswith(("smartctl ", "Copyright", "{", "Use smartctl -h"))]
-    from .trust import visible
+    from ssdwear.model.escape import visible
 
     return visible("; ".join(dict.fromkeys(messages))[:300])
 
@@ -278,7 +279,7 @@ def _open_failure(device: str, result: CallResult) -> DriveError:
         return DriveError(device, "drive is in standby and was not woken (smartctl -n standby); "
                                   "use --wake to spin it up and read it anyway", kind="standby")
     if "permission denied" in lower or "operation not permitted" in lower:
-        from .trust import is_root
+        from ssdwear.model.process import is_root
 
         if is_root():
             return DriveError(device, "permission denied although ssdwear runs as root: the device refused to be "
@@ -429,7 +430,7 @@ def reset_nvme_timer(runner: Runner, device: str) -> CallResult:
     result = runner.run(nvme_reset_args(device))
     if result.status == 0:
         return result
-    from .trust import visible
+    from ssdwear.model.escape import visible
 
     lines = [line.strip() for line in result.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
     said = visible(next((line for line in lines if line.startswith("NVMe status")), lines[0] if lines else

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
+from ssdwear.model.errors import DriveError
+from ssdwear.model.records import Snapshot, location
+
 from . import vendors
 from .assess import Context, judged_window
-from .errors import DriveError
-from .records import Snapshot, location
 from .smart import Outcome
 
 

@@ -27,8 +27,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
 
-from .errors import SsdwearError, StoreError
-from .records import LastLook, ResetRecord, Sample
+from ssdwear.model.errors import SsdwearError, StoreError
+from ssdwear.model.records import LastLook, ResetRecord, Sample
 
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
 BUSY_TIMEOUT_MS = 30_000
@@ -504,7 +504,8 @@ def _check_trusted(path: Path) -> None:
 def _check_side_files(path: Path, db: os.stat_result) -> None:
     """SQLite plays a -journal (or -wal) found beside the database back into it, even for a reader: each that is
     there must be a regular file of the database's owner (as root: root's alone), never a link."""
-    from .trust import is_root, owner_name, ownership_problem
+    from ssdwear.model.process import is_root
+    from ssdwear.trust import owner_name, ownership_problem
 
     for suffix in _SIDE_FILES:
         side = Path(f"{path}{suffix}")

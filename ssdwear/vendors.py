@@ -22,13 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple, Optional
 
-from .records import (
-    DEVSTAT_PERCENT_USED,
-    E2H_STEPS_PER_PERCENT,
-    TIMER_SENTINELS,
-    Attribute,
-    Snapshot,
-)
+from ssdwear.model.records import DEVSTAT_PERCENT_USED, E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
 
 MiB = 1 << 20
 GiB = 1 << 30

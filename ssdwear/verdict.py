@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final, Literal, Optional
 
+from ssdwear.model.records import DriveReport
+from ssdwear.model.units import human_years, percent_text
+
 from .config import DEFAULT_THRESHOLDS, Threshold
-from .records import DriveReport
-from .units import human_years, percent_text
 
 Level = Literal["keep", "watch", "retire", "unknown"]
 KEEP: Final = "keep"

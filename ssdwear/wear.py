@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import NamedTuple, Optional
 
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
+from ssdwear.model.units import human_years
+
 from .forecast import HOURS_PER_YEAR, RateForecast, Reading, clean, long_multipliers, rate_forecast
-from .records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
-from .units import human_years
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ssdwear.records import DEVSTAT_PERCENT_USED, Attribute, DevStat, NvmeHealth, Snapshot
+from ssdwear.model.records import DEVSTAT_PERCENT_USED, Attribute, DevStat, NvmeHealth, Snapshot
 
 
 def attr(attr_id: int, raw: int, value: int = 100, name: str = "") -> Attribute:

@@ -8,7 +8,7 @@ import pytest
 from builders import ata, attr, intel, nvme
 
 from ssdwear.assess import Context, assess
-from ssdwear.records import LastLook, ResetRecord
+from ssdwear.model.records import LastLook, ResetRecord
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 

@@ -375,7 +375,7 @@ def test_the_version_has_one_source_and_says_schema_2() -> None:
     project = (ROOT / "pyproject.toml").read_text()
     section = project.split("[project]", 1)[1].split("\n[", 1)[0]
     assert not re.search(r"^version\s*=", section, re.M) and 'dynamic = ["version"]' in section
-    assert 'version = {attr = "ssdwear.__version__"}' in project
+    assert 'version = {attr = "ssdwear.model.version.__version__"}' in project
     assert tuple(int(x) for x in ssdwear.__version__.split(".")[:2]) >= (0, 2)  # 0.1.0 wrote schema 1
     heading = next(line for line in (ROOT / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
     assert heading.startswith(f"## {ssdwear.__version__} ") and "schema 2" in heading

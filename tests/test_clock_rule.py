@@ -11,7 +11,7 @@ import pytest
 from builders import intel, nvme
 
 from ssdwear.config import Config
-from ssdwear.records import NVME_DATA_UNIT_BYTES, Sample, drive_key
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Sample, drive_key
 from ssdwear.session import Session
 from ssdwear.status import status_rows
 from ssdwear.store import Store

@@ -17,9 +17,9 @@ from typing import Optional
 import pytest
 from conftest import CORPUS, CORPUS_MANIFEST
 
-from ssdwear.errors import ParseError
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import DEVSTAT_PERCENT_USED, Snapshot
 from ssdwear.parse import parse_output
-from ssdwear.records import DEVSTAT_PERCENT_USED, Snapshot
 
 MANIFEST = CORPUS_MANIFEST
 OUTPUT_SUFFIXES = (".txt", ".json")

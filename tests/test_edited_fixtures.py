@@ -20,7 +20,7 @@ from ssdwear.assess import assess
 from ssdwear.checks import OK, evaluate
 from ssdwear.cli import cli
 from ssdwear.config import DEFAULT_THRESHOLDS
-from ssdwear.errors import ParseError
+from ssdwear.model.errors import ParseError
 from ssdwear.parse import parse_output
 from ssdwear.verdict import judge
 

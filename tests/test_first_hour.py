@@ -86,7 +86,7 @@ def test_numbers_read_the_same_everywhere() -> None:
     """Issue 17.18: '1765.2 years' in retire-check beside '1,765' in the report, '1.14e+04' %/year, '≥255 %' in the
     table beside '≥ 255 %' in retire-check. One form of each (ssdwear.units; years beyond 100 are the bound
     '> 100' everywhere, units.human_years)."""
-    from ssdwear.units import percent_text, rate_text
+    from ssdwear.model.units import percent_text, rate_text
 
     assert [rate_text(x) for x in (11402.3, 114.2, 21.74, 5.35, 0.0145, 0.0000123, 0.0)] == \
         ["11,402", "114", "21.7", "5.35", "0.0145", "0.0000123", "0"]

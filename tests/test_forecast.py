@@ -158,6 +158,6 @@ def test_too_early_below_the_calibrated_minimum_of_power_on_time() -> None:
     (0.0, 0.0, 0.0, "0.0"),  # nothing left (the report says so)
 ])
 def test_printed_years_are_bounded_where_the_data_cannot_support_a_figure(central, low, high, shown) -> None:
-    from ssdwear.units import fmt_years
+    from ssdwear.model.units import fmt_years
 
     assert fmt_years(central, low, high) == shown

@@ -18,7 +18,7 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear import paths, smart
 from ssdwear.cli import App, cli
-from ssdwear.errors import SmartctlNotFound
+from ssdwear.model.errors import SmartctlNotFound
 from ssdwear.parse import parse_output, parse_scan_entries
 from ssdwear.platforms import facts
 
@@ -55,7 +55,7 @@ def test_freebsd_does_not_take_linux_or_partition_names_for_drives(tmp_path: Pat
 
 def test_freebsd_keeps_config_in_usr_local_etc_and_the_history_in_var_db(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("SSDWEAR_SYSTEM_CONFIG")  # conftest points it at a temporary file
-    monkeypatch.setattr("ssdwear.trust.is_root", lambda: True)
+    monkeypatch.setattr("ssdwear.model.process.is_root", lambda: True)
     assert paths.config_paths(platform="freebsd14")[0] == Path("/usr/local/etc/ssdwear/config.yaml")
     assert paths.default_db_path("freebsd14") == Path("/var/db/ssdwear/history.db")
     assert paths.config_paths(platform="linux")[0] == Path("/etc/ssdwear/config.yaml")

@@ -16,7 +16,7 @@ from conftest import FIXTURES
 
 from ssdwear import vendors
 from ssdwear.cli import App, cli
-from ssdwear.errors import DriveError, SmartctlNotFound
+from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.parse import parse_output
 from ssdwear.replay import ReplayRunner
 from ssdwear.store import Store

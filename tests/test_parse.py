@@ -7,9 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from ssdwear.errors import ParseError
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import DEVSTAT_PERCENT_USED, DEVSTAT_POWER_ON_HOURS, Snapshot
 from ssdwear.parse import parse_output, parse_scan
-from ssdwear.records import DEVSTAT_PERCENT_USED, DEVSTAT_POWER_ON_HOURS, Snapshot
 
 BANNER = (
     "smartctl 7.1 2019-12-30 r5022 [x86_64-linux-5.4.0-99-generic] (local build)\n"
@@ -928,7 +928,7 @@ def test_parse_module_imports_only_the_standard_library() -> None:
                 continue
             for name in names:
                 top = name.split(".")[0]
-                assert top == "__future__" or top in stdlib, f"ssdwear.parse.{module.stem} imports {name}"
+                assert top in ("__future__", "ssdwear") or top in stdlib, f"ssdwear.parse.{module.stem} imports {name}"
 
 
 def test_smartctl_error_line_without_banner() -> None:
@@ -949,8 +949,8 @@ def test_field_maps_name_fields_of_the_health_records() -> None:
     """The builder makes NvmeHealth and ScsiHealth from the tables the readers' field maps fill."""
     from dataclasses import fields
 
+    from ssdwear.model.records import NvmeHealth, ScsiHealth
     from ssdwear.parse import json_reader, text
-    from ssdwear.records import NvmeHealth, ScsiHealth
 
     nvme = {f.name for f in fields(NvmeHealth)}
     assert set(text.NVME_KEYS.values()) == nvme

@@ -16,9 +16,9 @@ from conftest import CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssdwear.errors import ParseError
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import Snapshot
 from ssdwear.parse import parse_output, parse_scan
-from ssdwear.records import Snapshot
 
 pytestmark = pytest.mark.slow  # hypothesis campaigns, ~7 s together
 

@@ -14,7 +14,7 @@ from conftest import FIXTURES
 from tools import scrape_textfile
 
 from ssdwear.cli import App, cli
-from ssdwear.records import location
+from ssdwear.model.records import location
 from ssdwear.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 1, tzinfo=timezone.utc)

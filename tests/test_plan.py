@@ -17,6 +17,8 @@ from conftest import CORPUS, FIXTURES, ROOT
 
 from ssdwear import spare
 from ssdwear.cli import App, cli
+from ssdwear.model.records import Snapshot
+from ssdwear.model.units import parse_write_rate
 from ssdwear.ratings import (
     CATALOGUE_FILE,
     SOURCE_KINDS,
@@ -26,9 +28,7 @@ from ssdwear.ratings import (
     find_rating,
     load_catalogue,
 )
-from ssdwear.records import Snapshot
 from ssdwear.replay import ReplayRunner
-from ssdwear.units import parse_write_rate
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 INTEL = FIXTURES / "intel"

@@ -25,9 +25,9 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear import vendors
 from ssdwear.cli import App, cli
-from ssdwear.errors import StoreError
+from ssdwear.model.errors import StoreError
+from ssdwear.model.records import Sample
 from ssdwear.parse import MAX_INPUT_BYTES, parse_output
-from ssdwear.records import Sample
 from ssdwear.replay import ReplayRunner, fixture_name
 from ssdwear.store import Store
 
@@ -517,7 +517,7 @@ def test_input_over_the_cap_is_refused_in_one_line(tmp_path: Path) -> None:
 
 
 def test_json_with_too_many_containers_is_refused_before_decoding() -> None:
-    from ssdwear.errors import ParseError
+    from ssdwear.model.errors import ParseError
 
     with pytest.raises(ParseError, match="far more than smartctl prints"):
         parse_output(b'{"smartctl": {}, "x": [' + b"[]," * 200_000 + b"[]]}", source="x")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ssdwear.errors import StoreError
-from ssdwear.records import Sample, drive_key
+from ssdwear.model.errors import StoreError
+from ssdwear.model.records import Sample, drive_key
 from ssdwear.store import MIGRATIONS, Store
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLER = textwrap.dedent("""
     import sys
     from datetime import datetime, timezone
-    from ssdwear.records import Sample
+    from ssdwear.model.records import Sample
     from ssdwear.store import Store
 
     db, count, who = sys.argv[1], int(sys.argv[2]), sys.argv[3]

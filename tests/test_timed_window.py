@@ -19,9 +19,9 @@ from ssdwear import vendors
 from ssdwear.analyze import load
 from ssdwear.assess import Context, assess
 from ssdwear.cli import App, cli
-from ssdwear.errors import ParseError
 from ssdwear.measure import drive_state
-from ssdwear.records import ResetRecord, Snapshot
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import ResetRecord, Snapshot
 from ssdwear.replay import ReplayRunner
 from ssdwear.status import status_row
 

@@ -24,7 +24,7 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear import smart
 from ssdwear.cli import App, cli
-from ssdwear.errors import StoreError
+from ssdwear.model.errors import StoreError
 from ssdwear.replay import ReplayRunner
 from ssdwear.store import Store
 from ssdwear.trust import UntrustedFile

@@ -6,7 +6,7 @@ import pytest
 from builders import ata, attr, intel, nvme
 
 from ssdwear import counters, vendors
-from ssdwear.records import Snapshot
+from ssdwear.model.records import Snapshot
 
 
 @pytest.mark.parametrize("model", [
@@ -107,7 +107,7 @@ def test_intel_write_counters_are_32mib_units_whatever_the_name() -> None:
 def _corpus() -> list[Snapshot]:
     from conftest import CORPUS
 
-    from ssdwear.errors import ParseError
+    from ssdwear.model.errors import ParseError
     from ssdwear.parse import parse_output
 
     snaps = []
@@ -172,7 +172,7 @@ def test_host_counter_wrap_is_a_crucial_quirk(model: str, same_drive: bool) -> N
     on a drive without that quirk a falling counter means the readings are of two drives."""
     from ssdwear.analyze import SavedReading, group
     from ssdwear.assess import assess
-    from ssdwear.records import DEVSTAT_LOGICAL_SECTORS_WRITTEN, DevStat
+    from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_WRITTEN, DevStat
 
     def reading(poh: int, sectors: int) -> SavedReading:
         snap = ata(model, [], poh=poh, serial="", device=f"/saved/{poh}")

@@ -9,6 +9,9 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
+from ssdwear.model.errors import SsdwearError
+from ssdwear.model.records import RaidVolume
+
 from ..cli import (
     EXIT_CANNOT_JUDGE,
     EXIT_OK,
@@ -35,15 +38,14 @@ from ..cli import (
     represents_option,
     say,
 )
-from ..errors import SsdwearError
-from ..records import RaidVolume
 from ..streams import write
 
 if TYPE_CHECKING:
-    from ..units import Limits
+    from ssdwear.model.units import Limits
 
 if TYPE_CHECKING:
-    from ..records import DriveReport
+    from ssdwear.model.records import DriveReport
+
     from ..session import Session
 
 
@@ -121,8 +123,9 @@ class NagiosCommand(Command):
 
 def _threshold_limits(flag: str) -> Callable[[], Limits]:
     def limits() -> Limits:
+        from ssdwear.model.units import THRESHOLDS
+
         from ..checks import FLAG_NAMES
-        from ..units import THRESHOLDS
 
         return THRESHOLDS[FLAG_NAMES[flag]]
 
@@ -241,7 +244,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     if fmt == "table":
         write(render.verdict_text(verdict, drive))
     else:
-        from ..serialize import drive_dict
+        from ssdwear.model.schema import drive_dict
 
         emit_doc(envelope(app, origin, verdict=verdict.level, reasons=list(verdict.reasons),
                           facts=list(verdict.facts), drive=drive_dict(drive)), fmt)

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Optional
 
 import click
 
+from ssdwear.model.errors import SsdwearError, StoreError, UsageError
+
 from ..cli import (
     EXIT_ERROR,
     EXIT_OK,
@@ -27,11 +29,11 @@ from ..cli import (
     say,
     unit_limits,
 )
-from ..errors import SsdwearError, StoreError, UsageError
 
 if TYPE_CHECKING:
+    from ssdwear.model.records import DriveReport
+
     from ..plan import Measured
-    from ..records import DriveReport
 
 
 def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], represents: Optional[float]
@@ -136,9 +138,10 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
     """
     import re
 
+    from ssdwear.model.units import parse_write_rate
+
     from .. import plan as plan_mod
     from ..ratings import catalogue
-    from ..units import parse_write_rate
 
     if bool(sources) == bool(host_writes):
         raise UsageError("plan needs the workload: --from DEVICE|SERIAL|FILE (measured) or --host-writes RATE "

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import click
 
+from ssdwear.model.errors import UsageError
+
 from ..cli import (
     DURATION,
     EXIT_ERROR,
@@ -32,7 +34,6 @@ from ..cli import (
     represents_option,
     say,
 )
-from ..errors import UsageError
 from ..streams import write
 
 if TYPE_CHECKING:

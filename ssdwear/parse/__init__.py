@@ -19,8 +19,9 @@ parts), ``scan`` (``--scan-open``).
 
 from __future__ import annotations
 
-from ..errors import ParseError
-from ..records import Snapshot
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import Snapshot
+
 from .builder import Builder
 from .json_reader import parse_json
 from .scan import parse_scan, parse_scan_entries

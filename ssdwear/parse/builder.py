@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any, Optional
 
-from ..records import (
+from ssdwear.model.records import (
     DEVSTAT_PERCENT_USED,
     DEVSTAT_POWER_ON_HOURS,
     Attribute,
@@ -23,6 +23,7 @@ from ..records import (
     Snapshot,
     passed_given_status,
 )
+
 from .values import one_line
 
 # Power-on hours above this are not real (SandForce firmwares print e.g. 970208h+52m+55.300s).

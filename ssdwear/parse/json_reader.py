@@ -15,8 +15,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
-from ..errors import ParseError
-from ..records import Attribute, DevStat
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import Attribute, DevStat
+
 from . import nvmelog
 from .builder import Builder
 from .values import (

@@ -8,8 +8,9 @@ import re
 from collections.abc import Callable
 from typing import Optional
 
-from ..errors import ParseError
-from ..records import ScanEntry
+from ssdwear.model.errors import ParseError
+from ssdwear.model.records import ScanEntry
+
 from .values import clean_str, decode, jdict, jlist, visible_json
 
 _SCAN_FAILED_RE = re.compile(r"#\s*(\S+)(?:\s+-d\s+(\S+))?\s+#.*?open failed:\s*(.*)")

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Optional
 
-from ..errors import ParseError
+from ssdwear.model.errors import ParseError
+
 from . import nvmelog
 from .builder import Builder
 from .text_tables import attribute_row, devstat_row, errlog_row

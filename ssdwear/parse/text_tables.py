@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..records import Attribute, DevStat
+from ssdwear.model.records import Attribute, DevStat
+
 from .builder import Builder
 from .values import MAX_DIGITS, gigabytes_to_bytes, grouped_int, raw_int, small_int
 

@@ -13,8 +13,8 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Optional
 
-from ..records import Attribute
-from ..trust import visible, visible_text
+from ssdwear.model.escape import visible, visible_text
+from ssdwear.model.records import Attribute
 
 # The largest real smartctl output seen is about 40 KB; anything past this is not one drive's output, and the
 # cap keeps the memory a hostile file can take small.
