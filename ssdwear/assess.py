@@ -13,6 +13,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
+from ssdwear import forecast, wear
+from ssdwear.drives import counters, vendors
+from ssdwear.drives.ratings import Rating, find_rating
+from ssdwear.drives.vendors import TRUST_DERIVED, UsedReading, disagreement
 from ssdwear.model.records import (
     E2H_STEPS_PER_PERCENT,
     MINUTES_PER_YEAR,
@@ -32,10 +36,7 @@ from ssdwear.model.records import (
 )
 from ssdwear.model.units import human_minutes, percent_text
 
-from . import counters, forecast, vendors, wear
 from .forecast import DEFAULT_LEVEL, Reading
-from .ratings import Rating, find_rating
-from .vendors import TRUST_DERIVED, UsedReading, disagreement
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from ssdwear.drives.ratings import Rating
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
     CAPACITY,
@@ -28,8 +29,6 @@ from ssdwear.model.units import (
     parse_duration_minutes,
     parse_seconds,
 )
-
-from .ratings import Rating
 
 if TYPE_CHECKING:
     from .assess import Context

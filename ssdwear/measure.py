@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
+from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import human_minutes
 
-from . import vendors
 from .assess import Context, judged_window
 from .session import Session
 from .smart import Outcome

@@ -22,12 +22,21 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
+from ssdwear.drives import vendors
+from ssdwear.drives.ratings import (
+    Rating,
+    attaches,
+    bytes_span,
+    bytes_text,
+    capacity_fits,
+    capacity_text,
+    find_rating,
+    model_matches,
+)
 from ssdwear.model.records import DriveReport, Projection, Sample, Snapshot, Writes
 from ssdwear.model.units import rate_text
 
 from . import spare as spare_mod
-from . import vendors
-from .ratings import Rating, attaches, bytes_span, bytes_text, capacity_fits, capacity_text, find_rating, model_matches
 
 DAYS_PER_YEAR = 365
 FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in

@@ -16,13 +16,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Optional
 
+from ssdwear import smart
+from ssdwear.drives import vendors
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sample, Snapshot, drive_key, location
 
 from . import assess as assess_mod
 from . import history as history_mod
-from . import smart, vendors
 from .config import Config, DeviceSpec
 
 if TYPE_CHECKING:

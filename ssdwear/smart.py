@@ -28,10 +28,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any, Optional, Protocol, Union
 
+from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError, ParseError, SmartctlNotFound, UsageError
 from ssdwear.model.records import ScanEntry, Snapshot, passed_given_status
 
-from . import vendors
 from .parse import parse_output, parse_scan_entries
 from .platforms import facts
 

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Optional
 
+from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot, location
 
-from . import vendors
 from .assess import Context, judged_window
 from .smart import Outcome
 

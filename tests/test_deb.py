@@ -61,7 +61,7 @@ def test_the_package_is_named_after_the_version_and_holds_what_the_issue_lists(d
                  "/usr/share/zsh/vendor-completions/_ssdwear", "/usr/share/fish/vendor_completions.d/ssdwear.fish",
                  "/usr/share/doc/ssdwear/copyright", "/usr/share/doc/ssdwear/changelog.Debian.gz",
                  "/usr/share/doc/ssdwear/changelog.gz", "/usr/share/ssdwear/ssdwear/__init__.py",
-                 "/usr/share/ssdwear/ssdwear/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py"):
+                 "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py"):
         assert path in files, path
     assert files["/usr/bin/ssdwear"] == "-rwxr-xr-x"
     # every module of the package, whatever the layout, and nothing compiled

@@ -22,8 +22,8 @@ from ssdwear import plan as plan_mod
 from ssdwear import wear
 from ssdwear.cli import App, cli
 from ssdwear.config import THRESHOLD_NAMES
+from ssdwear.drives.ratings import catalogue
 from ssdwear.model import units
-from ssdwear.ratings import catalogue
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 INTEL = FIXTURES / "intel"

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
-from ssdwear import vendors
 from ssdwear.cli import App, cli
+from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.parse import parse_output
 from ssdwear.replay import ReplayRunner

@@ -17,9 +17,7 @@ from conftest import CORPUS, FIXTURES, ROOT
 
 from ssdwear import spare
 from ssdwear.cli import App, cli
-from ssdwear.model.records import Snapshot
-from ssdwear.model.units import parse_write_rate
-from ssdwear.ratings import (
+from ssdwear.drives.ratings import (
     CATALOGUE_FILE,
     SOURCE_KINDS,
     CatalogueError,
@@ -28,6 +26,8 @@ from ssdwear.ratings import (
     find_rating,
     load_catalogue,
 )
+from ssdwear.model.records import Snapshot
+from ssdwear.model.units import parse_write_rate
 from ssdwear.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
@@ -607,8 +607,8 @@ def test_the_literal_prefilter_never_hides_a_match() -> None:
     an answer."""
     from conftest import CORPUS
 
+    from ssdwear.drives.ratings import catalogue, model_matches, required_literals
     from ssdwear.parse import parse_output
-    from ssdwear.ratings import catalogue, model_matches, required_literals
 
     models = set()
     for path in [*CORPUS.iterdir(), *FIXTURES.rglob("*.out")]:
@@ -629,8 +629,8 @@ def test_the_literal_prefilter_never_hides_a_match() -> None:
 
 
 def test_the_shipped_json_is_the_yaml() -> None:
-    """A run reads ratings.json (fast); people edit ratings.yaml: `python3 -m ssdwear.ratings` rewrites the JSON."""
-    from ssdwear.ratings import CATALOGUE_JSON, build_json, catalogue
+    """A run reads ratings.json (fast); people edit ratings.yaml: `python3 -m ssdwear.drives.ratings` rewrites the JSON."""
+    from ssdwear.drives.ratings import CATALOGUE_JSON, build_json, catalogue
 
-    assert CATALOGUE_JSON.read_text(encoding="utf-8") == build_json(), "run: python3 -m ssdwear.ratings"
+    assert CATALOGUE_JSON.read_text(encoding="utf-8") == build_json(), "run: python3 -m ssdwear.drives.ratings"
     assert catalogue() == load_catalogue(CATALOGUE_FILE.read_text(encoding="utf-8"))

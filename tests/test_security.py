@@ -23,8 +23,8 @@ from builders import attr, intel
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear import vendors
 from ssdwear.cli import App, cli
+from ssdwear.drives import vendors
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import Sample
 from ssdwear.parse import MAX_INPUT_BYTES, parse_output

@@ -15,10 +15,10 @@ from builders import intel
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
-from ssdwear import vendors
 from ssdwear.analyze import load
 from ssdwear.assess import Context, assess
 from ssdwear.cli import App, cli
+from ssdwear.drives import vendors
 from ssdwear.measure import drive_state
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from builders import ata, attr, intel, nvme
 
-from ssdwear import counters, vendors
+from ssdwear.drives import counters, vendors
 from ssdwear.model.records import Snapshot
 
 

@@ -42,11 +42,12 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from the history (SERIAL, WWN or model; the database is only read, never created)."""
     from datetime import timedelta
 
+    from ssdwear.drives.ratings import catalogue
+
     from ..analyze import analyze_files
     from ..history import clock_warning
     from ..paths import DEVICE_FORMS, classify
     from ..plan import Measured, entry_for, report_from_history
-    from ..ratings import catalogue
 
     cfg = app.config()
     kinds = [(value, *classify(value)) for value in values]
@@ -138,10 +139,10 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
     """
     import re
 
+    from ssdwear.drives.ratings import catalogue
     from ssdwear.model.units import parse_write_rate
 
     from .. import plan as plan_mod
-    from ..ratings import catalogue
 
     if bool(sources) == bool(host_writes):
         raise UsageError("plan needs the workload: --from DEVICE|SERIAL|FILE (measured) or --host-writes RATE "

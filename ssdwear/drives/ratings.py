@@ -27,7 +27,7 @@ PB = 10**15
 GB = 10**9
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"  # the catalogue people edit, with its sources
-# ... and what a run reads: the same data as JSON, written by `python3 -m ssdwear.ratings` (a test keeps the two
+# ... and what a run reads: the same data as JSON, written by `python3 -m ssdwear.drives.ratings` (a test keeps the two
 # equal). Parsing the YAML would cost every report about 80 ms; this costs about 1.
 CATALOGUE_JSON = CATALOGUE_FILE.with_suffix(".json")
 # A drive reports slightly more than its nominal (IDEMA) capacity: 200,049,647,616 bytes for "200 GB".
@@ -361,6 +361,6 @@ def build_json() -> str:
     return json.dumps(catalogue_doc(text), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
 
 
-if __name__ == "__main__":  # python3 -m ssdwear.ratings: rewrite ratings.json after editing ratings.yaml
+if __name__ == "__main__":  # python3 -m ssdwear.drives.ratings: rewrite ratings.json after editing ratings.yaml
     CATALOGUE_JSON.write_text(build_json(), encoding="utf-8")
     print(f"wrote {CATALOGUE_JSON}")
