@@ -31,7 +31,6 @@ from typing import Optional
 
 import series
 
-from ssdwear import forecast, wear
 from ssdwear.analyze import SavedReading, series_report
 from ssdwear.assess import Context, assess
 from ssdwear.model.records import (
@@ -42,6 +41,8 @@ from ssdwear.model.records import (
     NvmeHealth,
     Snapshot,
 )
+from ssdwear.wear import forecast
+from ssdwear.wear import rates as wear
 
 LEVELS = forecast.LEVELS
 STEP = 1.0

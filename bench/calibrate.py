@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Rebuild ssdwear/calibration.json from the calibration half of the same-drive series.
+"""Rebuild ssdwear/wear/calibration.json from the calibration half of the same-drive series.
 
 Usage: python3 bench/calibrate.py [--csv PATH] [--out FILE] [--swap]
 
@@ -37,9 +37,9 @@ from pathlib import Path
 
 import series
 
-from ssdwear import forecast
+from ssdwear.wear import forecast
 
-OUT = series.ROOT / "ssdwear" / "calibration.json"
+OUT = series.ROOT / "ssdwear" / "wear" / "calibration.json"
 MIN_BUCKET = 200
 MAX_BUCKETS = 4
 LONG_E = 2.0

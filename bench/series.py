@@ -3,7 +3,7 @@ bench/calibrate.py and bench/backtest.py share.
 
 Data: linuxhw/EnterpriseDrive (Linux Hardware Project), CC BY 4.0: 18,504 drives, 56,734 `smartctl -x` readings
 of the same drive months and years apart, extracted by ssdwear 0.1.0 (see ../shared/series/README.md). The CSV
-stays beside the project; only what is derived from it (ssdwear/calibration.json, the figures in the README)
+stays beside the project; only what is derived from it (ssdwear/wear/calibration.json, the figures in the README)
 is shipped.
 
 Rules:
@@ -29,7 +29,7 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ssdwear.forecast import Reading  # noqa: E402
+from ssdwear.wear.forecast import Reading  # noqa: E402
 
 CSV_PATH = ROOT.parent / "shared" / "series" / "readings.csv"
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Optional
 
-from ssdwear import forecast, wear
 from ssdwear.drives import counters, vendors
 from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import TRUST_DERIVED, UsedReading, disagreement
@@ -35,8 +34,9 @@ from ssdwear.model.records import (
     location,
 )
 from ssdwear.model.units import human_minutes, percent_text
-
-from .forecast import DEFAULT_LEVEL, Reading
+from ssdwear.wear import forecast
+from ssdwear.wear import rates as wear
+from ssdwear.wear.forecast import DEFAULT_LEVEL, Reading
 
 VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
 

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Optional
 
-from ssdwear import wear
 from ssdwear.drives import vendors
 from ssdwear.model.records import Projection, Sample, Window
-
-from .forecast import Reading, calibration, clean, too_early
+from ssdwear.wear import rates as wear
+from ssdwear.wear.forecast import Reading, calibration, clean, too_early
 
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
 SECTOR_BYTES = 512

@@ -35,8 +35,7 @@ from ssdwear.drives.ratings import (
 )
 from ssdwear.model.records import DriveReport, Projection, Sample, Snapshot, Writes
 from ssdwear.model.units import rate_text
-
-from . import spare as spare_mod
+from ssdwear.wear import spare as spare_mod
 
 DAYS_PER_YEAR = 365
 FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in
@@ -154,9 +153,10 @@ def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], config
     """A drive known only from its stored samples (`plan --from SERIAL`): the history projection `report` gives
     (the lifetime average of the latest sample when the history is too short), and its host writes a day. Samples
     dated after `now` are ignored (history.py's clock rule)."""
+    from ssdwear.wear import rates as wear
+    from ssdwear.wear.forecast import Reading
+
     from . import history as history_mod
-    from . import wear
-    from .forecast import Reading
 
     model, serial, interface = drive.get("model"), drive.get("serial"), drive.get("interface") or "unknown"
     samples = history_mod.up_to(samples, now)

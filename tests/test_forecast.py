@@ -10,8 +10,9 @@ import json
 
 import pytest
 
-from ssdwear import forecast, wear
-from ssdwear.forecast import Reading
+from ssdwear.wear import forecast
+from ssdwear.wear import rates as wear
+from ssdwear.wear.forecast import Reading
 
 TB = 1e12
 YEAR = 8760.0

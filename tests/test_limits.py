@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ssdwear import plan as plan_mod
-from ssdwear import wear
 from ssdwear.cli import App, cli
 from ssdwear.config import THRESHOLD_NAMES
 from ssdwear.drives.ratings import catalogue
 from ssdwear.model import units
+from ssdwear.wear import rates as wear
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 INTEL = FIXTURES / "intel"

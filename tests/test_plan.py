@@ -15,7 +15,6 @@ import yaml
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES, ROOT
 
-from ssdwear import spare
 from ssdwear.cli import App, cli
 from ssdwear.drives.ratings import (
     CATALOGUE_FILE,
@@ -29,6 +28,7 @@ from ssdwear.drives.ratings import (
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import parse_write_rate
 from ssdwear.replay import ReplayRunner
+from ssdwear.wear import spare
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 INTEL = FIXTURES / "intel"
@@ -629,7 +629,8 @@ def test_the_literal_prefilter_never_hides_a_match() -> None:
 
 
 def test_the_shipped_json_is_the_yaml() -> None:
-    """A run reads ratings.json (fast); people edit ratings.yaml: `python3 -m ssdwear.drives.ratings` rewrites the JSON."""
+    """A run reads ratings.json (fast); people edit ratings.yaml: `python3 -m ssdwear.drives.ratings` rewrites
+    the JSON."""
     from ssdwear.drives.ratings import CATALOGUE_JSON, build_json, catalogue
 
     assert CATALOGUE_JSON.read_text(encoding="utf-8") == build_json(), "run: python3 -m ssdwear.drives.ratings"

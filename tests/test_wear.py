@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ssdwear import wear
+from ssdwear.wear import rates as wear
 
 DAY = 1440.0
 
