@@ -1,6 +1,6 @@
 """Fake machines for the benchmark: N SATA drives cloned from the hand-written recordings in fixtures/intel.
 
-A fake machine is a fixture folder in ssdwear.replay's naming (`smartctl <args with / as _>.out` + `.rc`) that
+A fake machine is a fixture folder in ssdwear.smartctl.replay's naming (`smartctl <args with / as _>.out` + `.rc`) that
 both `ssdwear --replay DIR` and tests/fake_smartctl.py (through a wrapper script) can answer from:
 
 - `smartctl --scan-open --json=c` listing every drive, and one `--json=c -x -n standby -d sat /dev/sdX` read per
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from ssdwear.replay import fixture_name
+from ssdwear.smartctl.replay import fixture_name
 
 ROOT = Path(__file__).resolve().parents[1]
 INTEL = ROOT / "fixtures" / "intel"

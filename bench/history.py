@@ -86,9 +86,10 @@ def _final_sample_shape() -> dict[int, Any]:
 
     from fleet import make_machine
 
-    from ssdwear import assess, smart
-    from ssdwear.replay import ReplayRunner
+    from ssdwear import assess
     from ssdwear.session import sample_of
+    from ssdwear.smartctl.calls import read_drive
+    from ssdwear.smartctl.replay import ReplayRunner
 
     shapes = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -96,7 +97,7 @@ def _final_sample_shape() -> dict[int, Any]:
         runner = ReplayRunner(Path(tmp))
         now = datetime.now(timezone.utc)
         for i in range(len(TEMPLATES)):
-            snap = smart.read_drive(runner, f"/dev/sd{'abcd'[i]}", "sat")
+            snap = read_drive(runner, f"/dev/sd{'abcd'[i]}", "sat")
             report = assess.assess(snap, assess.Context(now=now))
             s = sample_of(snap, report, now)
             shapes[i] = {"used_source": s.used_source, "spare": s.available_spare, "media": s.media_errors,

@@ -2,7 +2,7 @@
 
   python3 bench/pool_probe.py thread|process WORKERS SMARTCTL DEV [DEV ...]
 
-Reads every DEV with ssdwear.smart.read_drive through a SmartctlRunner (pySMART, one runner per call), in a
+Reads every DEV with ssdwear.smartctl.calls.read_drive through a SmartctlRunner (host/runner.py), in a
 pool of WORKERS threads or processes. Prints one JSON line: wall time of the reads, the probe's own peak RSS,
 and for a process pool the RSS and PSS summed over the worker processes (PSS shares copy-on-write pages
 fairly, so it is the honest figure). Each pool is started inside the timed region, as read_many would.
@@ -23,13 +23,14 @@ _RUNNER: Any = None
 
 def _read(item: tuple[str, str, str]) -> Any:
     global _RUNNER
-    from ssdwear import smart
+    from ssdwear.host.runner import SmartctlRunner
+    from ssdwear.smartctl.calls import read_drive
 
     path, device, dtype = item
     if _RUNNER is None:
-        _RUNNER = smart.SmartctlRunner(path)
+        _RUNNER = SmartctlRunner(path)
     try:
-        return smart.read_drive(_RUNNER, device, dtype)
+        return read_drive(_RUNNER, device, dtype)
     except Exception as exc:  # a drive error is a result too
         return exc
 
@@ -52,9 +53,6 @@ def _memory(pid: int) -> tuple[int, int]:
 def main() -> int:
     mode, workers_text, path, *devices = sys.argv[1:]
     workers = int(workers_text)
-    from ssdwear import smart  # imported before the pool starts, as in ssdwear
-
-    smart._timed_smartctl_class()  # pySMART too
     items = [(path, d, "sat") for d in devices]
     started = time.monotonic()
     workers_rss = workers_pss = 0

@@ -333,7 +333,7 @@ def bench_parallel(ctx: Context) -> None:
     for i, (label, cmd, env) in enumerate(costs):
         row(f"call_ms_{i}", "parallel", f"  one call, alone: {label}", per_call_ms(cmd, env, 20), "ms")
 
-    # Threads vs. processes: the same reads through ssdwear.smart in a thread pool and in a process pool.
+    # Threads vs. processes: the same reads through ssdwear.smartctl.calls in a thread pool and in a process pool.
     probe = []
     for mode, workers in ctx.pool_probes:
         r = run([sys.executable, str(BENCH / "pool_probe.py"), mode, str(workers), str(fake), *ctx.devices], slow)
@@ -562,7 +562,7 @@ INPUT_LIMIT_MIB = 45
 
 def bench_input(ctx: Context) -> None:
     """Peak memory of `ssdwear analyze` on the worst inputs a mailed-in file can be, each in a fresh process."""
-    from ssdwear.parse import MAX_INPUT_BYTES
+    from ssdwear.smartctl.parse import MAX_INPUT_BYTES
 
     corpus = ROOT / "tests" / "corpus"
     real = max((p for p in corpus.iterdir() if p.suffix in (".txt", ".json")), key=lambda p: p.stat().st_size,

@@ -20,11 +20,11 @@ from ssdwear.drives import vendors
 from ssdwear.model.errors import ParseError, UsageError
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Snapshot, Window, drive_key
+from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
 
 from . import assess as assess_mod
-from .parse import MAX_INPUT_BYTES, parse_output
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,6 @@ def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Dur
 def parse_output(data: Union[bytes, str], source: str = "<data>") -> Snapshot:
     """One smartctl output (text or JSON) as a Snapshot: every field ssdwear reads, nothing assessed.
     Raises ParseError (one line) for data that is not smartctl output."""
-    from .parse import parse_output as parse
+    from ssdwear.smartctl.parse import parse_output as parse
 
     return parse(data, source=source)

@@ -32,10 +32,10 @@ from .streams import write
 if TYPE_CHECKING:
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
+    from ssdwear.smartctl.runner import Runner
 
     from .config import Config
     from .session import Session
-    from .smart import Runner
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12

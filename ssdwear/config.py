@@ -240,7 +240,7 @@ class _Reader:
             raise self.error(node, key, f"{problem}: only options that change how smartctl reads are passed "
                                         f"through ({allowed_smartctl_options()}); never ones that send commands "
                                         "to the drive")
-        refused = drive_database_refusal(options)  # checked again when smartctl is about to run (smart.py)
+        refused = drive_database_refusal(options)  # checked again when smartctl is about to run (host/runner.py)
         if refused is not None:
             raise self.error(node, key, refused)
         return options

@@ -15,10 +15,10 @@ from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import human_minutes
+from ssdwear.smartctl.calls import Outcome
 
 from .assess import Context, judged_window
 from .session import Session
-from .smart import Outcome
 
 # Off a terminal (cron, nohup, CI) measure prints one progress line this often (minutes of the wait).
 PROGRESS_LINE_MINUTES = 5.0

@@ -16,11 +16,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Optional
 
-from ssdwear import smart
 from ssdwear.drives import vendors
+from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sample, Snapshot, drive_key, location
+from ssdwear.smartctl.calls import Outcome, identify, read_many, reset_nvme_timer, reset_timer, says_raid_volume, scan
+from ssdwear.smartctl.runner import Runner
 
 from . import assess as assess_mod
 from . import history as history_mod
@@ -29,32 +31,32 @@ from .config import Config, DeviceSpec
 if TYPE_CHECKING:
     from .store import Store
 
-def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> smart.Runner:
+def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> Runner:
     """What answers the calls to smartctl (or nvme-cli, `program="nvme"`): the recordings in `replay`, else the
     real program, found and checked as root would need it, with the configured timeout and options."""
     if replay is not None:
-        from .replay import ReplayRunner
+        from ssdwear.smartctl.replay import ReplayRunner
 
         return ReplayRunner(replay, program=program)
     if program == "nvme":
-        return smart.NvmeCliRunner(smart.locate_nvme(), config.smartctl_timeout)
-    return smart.SmartctlRunner(smart.locate_smartctl(config.smartctl), config.smartctl_timeout,
+        return NvmeCliRunner(locate_nvme(), config.smartctl_timeout)
+    return SmartctlRunner(locate_smartctl(config.smartctl), config.smartctl_timeout,
                                 options=config.smartctl_options)
 
 
 @dataclass
 class Session:
     config: Config
-    runner_factory: Callable[[], smart.Runner]
+    runner_factory: Callable[[], Runner]
     # nvme-cli, for the NVMe timer reset only (None: not available; made on first use)
-    nvme_runner_factory: Optional[Callable[[], smart.Runner]] = None
+    nvme_runner_factory: Optional[Callable[[], Runner]] = None
     db_path: Optional[Path] = None  # None: do not use the history store
     history_off: str = "no history database is configured"  # why db_path is None, for commands that store
     clock: Clock = utc_now
     represents_minutes: Optional[float] = None
     origin: str = "live"
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
-    _runner: Optional[smart.Runner] = None
+    _runner: Optional[Runner] = None
     _store: Optional[Store] = None
     _store_writes: bool = False  # the open store may be written (created, upgraded)
     _read_failed: bool = False
@@ -67,12 +69,12 @@ class Session:
     # -- plumbing ------------------------------------------------------------------------------
 
     @property
-    def runner(self) -> smart.Runner:
+    def runner(self) -> Runner:
         if self._runner is None:
             self._runner = self.runner_factory()
         return self._runner
 
-    def _nvme_runner(self) -> smart.Runner:
+    def _nvme_runner(self) -> Runner:
         if self.nvme_runner_factory is None:
             raise SsdwearError("no way to run nvme-cli here")
         return self.nvme_runner_factory()
@@ -132,22 +134,22 @@ class Session:
         if self.config.devices:
             return [(d.device, d.type) for d in self.config.devices]  # checked when the config was read
         found = []
-        for entry in smart.scan(self.runner):
+        for entry in scan(self.runner):
             name, dtype = entry.name, entry.type
             problem = device_problem(name) or (device_problem(dtype) if dtype is not None else None)
             if problem is not None:
                 self.warn(f"smartctl --scan-open listed {visible(name)!r} (-d {visible(dtype or '-')}); skipped: "
                           f"{problem}")
             elif entry.open_error is not None:
-                if any(hint in entry.open_error.lower() for hint in smart.RAID_HINTS):
+                if says_raid_volume(entry.open_error):
                     self._volumes.append((name, f"smartctl: {entry.open_error}"))
             else:
                 found.append((name, dtype))
         return found
 
-    def read(self, devices: Sequence[tuple[str, Optional[str]]]) -> list[smart.Outcome]:
+    def read(self, devices: Sequence[tuple[str, Optional[str]]]) -> list[Outcome]:
         self._read_targets = list(devices)
-        return smart.read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake)
+        return read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake)
 
     @property
     def raid_volumes(self) -> list[RaidVolume]:
@@ -189,7 +191,7 @@ class Session:
                                   reset=reset, last_look=look, previous_serial=previous,
                                   interval_level=self.config.interval_level)
 
-    def assess(self, outcomes: Sequence[smart.Outcome], remember: bool = False) -> list[DriveReport]:
+    def assess(self, outcomes: Sequence[Outcome], remember: bool = False) -> list[DriveReport]:
         """Reports for every outcome (failed drives included; RAID volumes go to raid_volumes instead), and with
         `remember` one stored sample per drive read.
 
@@ -322,7 +324,7 @@ class Session:
             if every:
                 return result("skipped", f"not eligible: {refusal}")
             return result("refused", f"not reset: {refusal}; --force sends it anyway, at your own risk")
-        nvme: Optional[smart.Runner] = None
+        nvme: Optional[Runner] = None
         if snap.interface == "nvme":
             if dtype not in (None, "nvme"):
                 why = (f"the NVMe timer is reset with nvme-cli, which reaches only a directly attached drive, "
@@ -344,7 +346,7 @@ class Session:
         except StoreError as exc:
             return result("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})")
         try:
-            now = smart.identify(self.runner, device, dtype)
+            now = identify(self.runner, device, dtype)
         except DriveError as exc:
             return result("failed", f"not reset: its identity could not be read again just before the reset "
                                     f"({exc.message})")
@@ -358,7 +360,7 @@ class Session:
         return result(status, message)
 
     def _send_reset(self, store: Store, key: str, device: str, dtype: Optional[str], snap: Snapshot,
-                    nvme: Optional[smart.Runner], baseline: DriveReport) -> tuple[StartStatus, str]:
+                    nvme: Optional[Runner], baseline: DriveReport) -> tuple[StartStatus, str]:
         """Record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
         and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too)."""
         from ssdwear.model.schema import drive_dict
@@ -376,9 +378,9 @@ class Session:
             if unrecordable is None:
                 try:
                     if nvme is not None:
-                        smart.reset_nvme_timer(nvme, device)
+                        reset_nvme_timer(nvme, device)
                     else:
-                        smart.reset_timer(self.runner, device, dtype)
+                        reset_timer(self.runner, device, dtype)
                 except DriveError as exc:
                     failure = exc
             kept = failure is None or failure.kind == "timeout"  # a killed call may have reached the drive

@@ -10,9 +10,9 @@ from typing import Any, Optional
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot, location
+from ssdwear.smartctl.calls import Outcome
 
 from .assess import Context, judged_window
-from .smart import Outcome
 
 
 @dataclass(frozen=True)

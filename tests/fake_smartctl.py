@@ -2,7 +2,7 @@
 """A stand-in smartctl executable for tests and benchmarks: answers from recorded fixtures by argv.
 
 Environment:
-  FAKE_SMARTCTL_DIR    fixture folder (files named as in ssdwear.replay: 'smartctl <args>.out' / '.rc')
+  FAKE_SMARTCTL_DIR    fixture folder (files named as in ssdwear.smartctl.replay: 'smartctl <args>.out' / '.rc')
   FAKE_SMARTCTL_LOG    append one line per call: the argv after the program name, joined by spaces
   FAKE_SMARTCTL_SLEEP  seconds to sleep before answering (a slow or hung device)
   FAKE_SMARTCTL_SLEEP_ON  sleep only on calls whose argv holds this word (e.g. vendor,0x40: a slow reset)

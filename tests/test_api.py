@@ -31,7 +31,7 @@ def test_the_one_liner_from_a_fresh_interpreter() -> None:
 
 def test_import_is_cheap_and_names_load_on_first_use() -> None:
     code = ("import sys, ssdwear; heavy = [m for m in ('click', 'rich', 'yaml', 'sqlite3', 'ssdwear.api', "
-            "'ssdwear.parse', 'ssdwear.session') if m in sys.modules]; print(heavy); ssdwear.read_drives; "
+            "'ssdwear.smartctl.parse', 'ssdwear.session') if m in sys.modules]; print(heavy); ssdwear.read_drives; "
             "print('ssdwear.api' in sys.modules)")
     assert _python(code) == "[]\nTrue\n"
 

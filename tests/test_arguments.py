@@ -16,7 +16,7 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear.cli import App, cli
 from ssdwear.paths import classify
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 INTEL = FIXTURES / "intel"

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from ssdwear.cli import App, cli
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 INTEL = FIXTURES / "intel"
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
@@ -305,7 +305,7 @@ def test_smartctl_is_found_in_sbin_when_path_lacks_it() -> None:
 
     if not shutil.which("smartctl", path="/usr/sbin:/sbin"):
         pytest.skip("smartctl is not installed in /usr/sbin or /sbin")
-    code = "from ssdwear.smart import locate_smartctl; print(locate_smartctl(None))"
+    code = "from ssdwear.host.runner import locate_smartctl; print(locate_smartctl(None))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                             env={"PATH": "/nonexistent", "PYTHONPATH": str(FIXTURES.parent)})
     assert result.returncode == 0, result.stderr

@@ -19,7 +19,7 @@ from conftest import CORPUS, CORPUS_MANIFEST
 
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import DEVSTAT_PERCENT_USED, Snapshot
-from ssdwear.parse import parse_output
+from ssdwear.smartctl.parse import parse_output
 
 MANIFEST = CORPUS_MANIFEST
 OUTPUT_SUFFIXES = (".txt", ".json")

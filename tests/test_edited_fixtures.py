@@ -21,7 +21,7 @@ from ssdwear.checks import OK, evaluate
 from ssdwear.cli import cli
 from ssdwear.config import DEFAULT_THRESHOLDS
 from ssdwear.model.errors import ParseError
-from ssdwear.parse import parse_output
+from ssdwear.smartctl.parse import parse_output
 from ssdwear.verdict import judge
 
 EDITED = FIXTURES / "edited"

@@ -17,7 +17,7 @@ from conftest import CORPUS, FIXTURES
 
 from ssdwear.cli import App, cli
 from ssdwear.render import sparkline_chart
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.store import Store
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

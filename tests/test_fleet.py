@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from ssdwear.cli import App, cli
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 1, tzinfo=timezone.utc)
 RATINGS = """\

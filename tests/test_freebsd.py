@@ -16,11 +16,12 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear import paths, smart
+from ssdwear import paths
 from ssdwear.cli import App, cli
+from ssdwear.host import runner
 from ssdwear.model.errors import SmartctlNotFound
-from ssdwear.parse import parse_output, parse_scan_entries
 from ssdwear.platforms import facts
+from ssdwear.smartctl.parse import parse_output, parse_scan_entries
 
 FREEBSD = FIXTURES / "freebsd"
 CORPUS = ROOT / "tests" / "corpus-freebsd"
@@ -68,27 +69,24 @@ def _only_these_programs(monkeypatch: pytest.MonkeyPatch, present: set[str]) -> 
     monkeypatch.setattr(os.path, "isfile", lambda p: p in present or (isfile(p) and "smartctl" not in str(p)))
     monkeypatch.setattr(os, "access", lambda p, mode: p in present or (access(p, mode) and "smartctl" not in str(p)))
 
-    class NoPathSmartctl:
-        SMARTCTL_PATH = None
-
-    monkeypatch.setattr(smart, "_import_pysmart", lambda: NoPathSmartctl)
+    monkeypatch.setattr(runner, "pysmart_path", lambda: None)
 
 
 def test_freebsd_finds_the_packaged_smartctl_in_usr_local_sbin_first(monkeypatch: pytest.MonkeyPatch) -> None:
     """FreeBSD's smartmontools package installs /usr/local/sbin/smartctl; cron's PATH lacks /usr/local/sbin."""
     _only_these_programs(monkeypatch, {"/usr/local/sbin/smartctl", "/usr/sbin/smartctl"})
-    assert smart.locate_smartctl(platform="freebsd14") == "/usr/local/sbin/smartctl"
-    assert smart.locate_smartctl(platform="linux") == "/usr/sbin/smartctl"
+    assert runner.locate_smartctl(platform="freebsd14") == "/usr/local/sbin/smartctl"
+    assert runner.locate_smartctl(platform="linux") == "/usr/sbin/smartctl"
 
 
 def test_freebsd_says_where_it_looked_and_how_to_install_smartmontools(monkeypatch: pytest.MonkeyPatch) -> None:
     _only_these_programs(monkeypatch, set())
     with pytest.raises(SmartctlNotFound) as raised:
-        smart.locate_smartctl(platform="freebsd13")
+        runner.locate_smartctl(platform="freebsd13")
     assert str(raised.value) == ("smartctl not found (looked in PATH and /usr/local/sbin, /usr/sbin, /sbin): install "
                                  "smartmontools (pkg install smartmontools) or pass --smartctl PATH")
     with pytest.raises(SmartctlNotFound) as raised:
-        smart.locate_smartctl(platform="linux")
+        runner.locate_smartctl(platform="linux")
     assert "(looked in PATH and /usr/sbin, /sbin, /usr/local/sbin)" in str(raised.value)
     assert "apt-get install smartmontools" in str(raised.value)
 

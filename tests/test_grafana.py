@@ -18,7 +18,7 @@ from tools import require, scrape_textfile
 
 from ssdwear.cli import App, cli
 from ssdwear.prometheus import METRICS
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 DASHBOARD = ROOT / "contrib" / "grafana" / "ssdwear.json"
 DATASOURCE = {"type": "prometheus", "uid": "${datasource}"}

@@ -17,8 +17,8 @@ from conftest import FIXTURES
 from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError, SmartctlNotFound
-from ssdwear.parse import parse_output
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.parse import parse_output
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.store import Store
 
 sys.path.insert(0, str(FIXTURES))
@@ -82,8 +82,8 @@ def test_a_damaged_dump_is_ignored_with_a_note(damage: str) -> None:
 def test_a_flood_of_dump_headers_keeps_16_dumps_and_says_so_once(as_json: bool) -> None:
     # A mailed-in file of nothing but 'NVMe Log' headers (4 MiB of them: 144,000 in text) cost a dump object and
     # a note each: 85 MiB peak for `analyze` (bench/run.py --only input), the README promises under 45 MiB.
-    from ssdwear.parse import MAX_INPUT_BYTES
-    from ssdwear.parse.nvmelog import MAX_DUMPS
+    from ssdwear.smartctl.parse import MAX_INPUT_BYTES
+    from ssdwear.smartctl.parse.nvmelog import MAX_DUMPS
 
     header = "NVMe Log 0xca (0x4000 bytes)"
     count = (MAX_INPUT_BYTES - 1000) // (len(header) + 3)
@@ -259,7 +259,7 @@ def test_without_nvme_cli_only_nvme_resets_fail_in_one_line(tmp_path: Path, monk
     def missing() -> str:
         raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli")
 
-    monkeypatch.setattr("ssdwear.smart.locate_nvme", missing)
+    monkeypatch.setattr("ssdwear.session.locate_nvme", missing)
     result = run(["start", "/dev/nvme0", "-d", "nvme", "--format", "json"],
                  App(runner=ReplayRunner(MACHINE), db=str(tmp_path / "h.db"), clock=lambda: T0))
     (entry,) = json.loads(result.stdout)["results"]

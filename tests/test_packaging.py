@@ -35,7 +35,8 @@ def test_build_makes_one_wheel_and_one_sdist_named_after_the_one_version(dist: P
     assert re.search(rf"^Version: {re.escape(VERSION)}$", metadata, re.M)
     # the one source: ssdwear/model/version.py; pyproject names no version of its own
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'dynamic = ["version"]' in pyproject and 'version = {attr = "ssdwear.model.version.__version__"}' in pyproject
+    assert 'dynamic = ["version"]' in pyproject
+    assert 'version = {attr = "ssdwear.model.version.__version__"}' in pyproject
     project = pyproject.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
     assert not re.search(r"^version\s*=", project, re.M)
 
@@ -61,7 +62,7 @@ def test_the_wheel_holds_every_module_and_the_data_files(dist: Path) -> None:
             assert z.read(name) == source.read_bytes(), name
     package = {str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
-    assert {"ssdwear/drives/ratings.json", "ssdwear/drives/ratings.yaml", "ssdwear/calibration.json",
+    assert {"ssdwear/drives/ratings.json", "ssdwear/drives/ratings.yaml", "ssdwear/wear/calibration.json",
             "ssdwear/py.typed"} <= package
     assert package <= names  # every module and data file of the package, whatever the layout
     assert f"ssdwear-{VERSION}.dist-info/licenses/LICENSE" in names

@@ -9,7 +9,7 @@ import pytest
 
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import DEVSTAT_PERCENT_USED, DEVSTAT_POWER_ON_HOURS, Snapshot
-from ssdwear.parse import parse_output, parse_scan
+from ssdwear.smartctl.parse import parse_output, parse_scan
 
 BANNER = (
     "smartctl 7.1 2019-12-30 r5022 [x86_64-linux-5.4.0-99-generic] (local build)\n"
@@ -911,12 +911,12 @@ def test_parse_module_imports_only_the_standard_library() -> None:
     import sys
     from pathlib import Path
 
-    import ssdwear.parse
+    import ssdwear.smartctl.parse
 
     stdlib = getattr(sys, "stdlib_module_names", None)
     if stdlib is None:
         pytest.skip("needs Python 3.10+ for sys.stdlib_module_names")
-    modules = sorted(Path(ssdwear.parse.__file__).parent.glob("*.py"))
+    modules = sorted(Path(ssdwear.smartctl.parse.__file__).parent.glob("*.py"))
     for module in modules:
         tree = ast.parse(module.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
@@ -928,7 +928,8 @@ def test_parse_module_imports_only_the_standard_library() -> None:
                 continue
             for name in names:
                 top = name.split(".")[0]
-                assert top in ("__future__", "ssdwear") or top in stdlib, f"ssdwear.parse.{module.stem} imports {name}"
+                assert top in ("__future__", "ssdwear") or top in stdlib, \
+                    f"ssdwear.smartctl.parse.{module.stem} imports {name}"
 
 
 def test_smartctl_error_line_without_banner() -> None:
@@ -950,7 +951,7 @@ def test_field_maps_name_fields_of_the_health_records() -> None:
     from dataclasses import fields
 
     from ssdwear.model.records import NvmeHealth, ScsiHealth
-    from ssdwear.parse import json_reader, text
+    from ssdwear.smartctl.parse import json_reader, text
 
     nvme = {f.name for f in fields(NvmeHealth)}
     assert set(text.NVME_KEYS.values()) == nvme

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import Snapshot
-from ssdwear.parse import parse_output, parse_scan
+from ssdwear.smartctl.parse import parse_output, parse_scan
 
 pytestmark = pytest.mark.slow  # hypothesis campaigns, ~7 s together
 

@@ -15,7 +15,7 @@ from tools import scrape_textfile
 
 from ssdwear.cli import App, cli
 from ssdwear.model.records import location
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 1, tzinfo=timezone.utc)
 MEGARAID = FIXTURES / "raid" / "megaraid"

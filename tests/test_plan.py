@@ -27,7 +27,7 @@ from ssdwear.drives.ratings import (
 )
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import parse_write_rate
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.wear import spare
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
@@ -608,7 +608,7 @@ def test_the_literal_prefilter_never_hides_a_match() -> None:
     from conftest import CORPUS
 
     from ssdwear.drives.ratings import catalogue, model_matches, required_literals
-    from ssdwear.parse import parse_output
+    from ssdwear.smartctl.parse import parse_output
 
     models = set()
     for path in [*CORPUS.iterdir(), *FIXTURES.rglob("*.out")]:

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 
 from ssdwear.cli import cli
-from ssdwear.replay import fixture_name
+from ssdwear.smartctl.replay import fixture_name
 
 DRIVES = 8
 TEMPLATES = ("/dev/sda", "/dev/sdb", "/dev/sdc", "/dev/sdd")

@@ -12,7 +12,7 @@ from tools import require, scrape_textfile
 
 from ssdwear.cli import App, cli
 from ssdwear.prometheus import METRICS, exposition
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 
 RULES = ROOT / "contrib" / "prometheus"
 

@@ -27,8 +27,8 @@ from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import Sample
-from ssdwear.parse import MAX_INPUT_BYTES, parse_output
-from ssdwear.replay import ReplayRunner, fixture_name
+from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
+from ssdwear.smartctl.replay import ReplayRunner, fixture_name
 from ssdwear.store import Store
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

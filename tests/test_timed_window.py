@@ -22,7 +22,7 @@ from ssdwear.drives import vendors
 from ssdwear.measure import drive_state
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.status import status_row
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

@@ -22,10 +22,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear import smart
 from ssdwear.cli import App, cli
+from ssdwear.host.runner import SmartctlRunner, locate_nvme
 from ssdwear.model.errors import StoreError
-from ssdwear.replay import ReplayRunner
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.store import Store
 from ssdwear.trust import UntrustedFile
 
@@ -195,7 +195,7 @@ def test_root_refuses_an_interpreter_posing_as_nvme_cli(tmp_path: Path, monkeypa
     link.symlink_to(INTERPRETER)
     monkeypatch.setenv("PATH", str(link.parent))
     with pytest.raises(UntrustedFile, match=f"refusing nvme-cli binary {link}: it is {INTERPRETER}, named "):
-        smart.locate_nvme()
+        locate_nvme()
 
 
 def test_the_suites_fake_smartctl_script_still_runs(fake_smartctl) -> None:
@@ -235,10 +235,10 @@ def test_root_refuses_a_drive_database_others_can_change(tmp_path: Path, how: st
 def test_a_drive_database_is_checked_again_before_smartctl_runs(tmp_path: Path, fake_smartctl) -> None:
     smartctl, _ = fake_smartctl(FIXTURES / "intel")
     drivedb = _drivedb(tmp_path, "fine")
-    smart.SmartctlRunner(str(smartctl), options=["-B", f"+{drivedb}"])  # root's own file: accepted
+    SmartctlRunner(str(smartctl), options=["-B", f"+{drivedb}"])  # root's own file: accepted
     drivedb.chmod(0o664)  # changed after the config was read
     with pytest.raises(UntrustedFile, match=f"refusing drive database {drivedb}: writable by its group"):
-        smart.SmartctlRunner(str(smartctl), options=["-B", f"+{drivedb}"])
+        SmartctlRunner(str(smartctl), options=["-B", f"+{drivedb}"])
 
 
 def test_a_drive_database_must_be_named_by_an_absolute_path(tmp_path: Path) -> None:

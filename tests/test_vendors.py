@@ -108,7 +108,7 @@ def _corpus() -> list[Snapshot]:
     from conftest import CORPUS
 
     from ssdwear.model.errors import ParseError
-    from ssdwear.parse import parse_output
+    from ssdwear.smartctl.parse import parse_output
 
     snaps = []
     for path in sorted(CORPUS.iterdir()):

@@ -67,7 +67,7 @@ def snapshot(place: Path) -> dict[str, int]:
 def test_the_archive_holds_the_package_data_and_no_compiled_code(pyz: Path) -> None:
     with zipfile.ZipFile(pyz) as z:
         names = z.namelist()
-    for wanted in ("__main__.py", "ssdwear/drives/ratings.json", "ssdwear/calibration.json", "yaml/__init__.py",
+    for wanted in ("__main__.py", "ssdwear/drives/ratings.json", "ssdwear/wear/calibration.json", "yaml/__init__.py",
                    "click/__init__.py", "rich/__init__.py", "pySMART/__init__.py"):
         assert wanted in names, wanted
     assert not [n for n in names if n.endswith((".so", ".pyd", ".dylib"))]

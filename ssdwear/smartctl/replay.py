@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ssdwear.model.errors import DriveError, UsageError
 
-from .smart import CallResult
+from .runner import CallResult
 
 
 def fixture_name(args: Sequence[str], program: str = "smartctl") -> str:

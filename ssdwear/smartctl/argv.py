@@ -1,0 +1,37 @@
+"""The calls ssdwear makes, as the arguments after the program name. These argument lists are also the names of
+the recorded fixtures (replay.fixture_name)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+
+def read_args(device: str, device_type: Optional[str], json: bool = True, wake: bool = False) -> list[str]:
+    args = ["--json=c", "-x"] if json else ["-x"]
+    if not wake:
+        args += ["-n", "standby"]
+    if device_type:
+        args += ["-d", device_type]
+    return [*args, device]
+
+
+def identity_args(device: str, device_type: Optional[str], json: bool = True) -> list[str]:
+    return [*(["--json=c"] if json else []), "-i", *(["-d", device_type] if device_type else []), device]
+
+
+def reset_args(device: str, device_type: Optional[str]) -> list[str]:
+    return ["-t", "vendor,0x40", *(["-d", device_type] if device_type else []), device]
+
+
+def log_page_args(device: str, device_type: Optional[str], page: int, size: int = 0x200) -> list[str]:
+    """An NVMe log page as smartctl's hex dump. Both numbers must be hex with 0x: smartctl rejects `,512`."""
+    return ["-l", f"nvmelog,0x{page:02x},0x{size:x}", *(["-d", device_type] if device_type else []), device]
+
+
+def nvme_reset_args(device: str) -> list[str]:
+    """nvme-cli: Set Features, feature 0xD5 (Intel/Solidigm: reset the timed-workload counters), value 1."""
+    return ["set-feature", device, "-f", "0xd5", "-v", "1"]
+
+
+SCAN_ARGS = ["--scan-open", "--json=c"]
+SCAN_ARGS_TEXT = ["--scan-open"]
