@@ -7,7 +7,7 @@ For drives with >= 3 readings (bench/series.py's rules) it predicts the last rea
 alone and (b) all readings but the last, with the product's own code: ssdwear.forecast.rate_forecast for the
 rate interval over the horizon to the last reading, and ssdwear.wear.forecast_projection (what report, analyze,
 check, retire-check and Prometheus show) for the years. A last section checks that `ssdwear analyze`'s code path
-(analyze.series_report over parsed snapshots) gives the same projections as the direct call.
+(assess.series.series_report over parsed snapshots) gives the same projections as the direct call.
 
 Printed per selection and mode: n; coverage of the 50/80/90 % intervals (share of drives whose last reading lies
 inside [u + rate_low x dh, u + rate_high x dh]); MAE = median |predicted - actual| in points and as % of the wear
@@ -31,8 +31,9 @@ from typing import Optional
 
 import series
 
-from ssdwear.analyze import SavedReading, series_report
-from ssdwear.assess import Context, assess
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import assess
+from ssdwear.assess.series import SavedReading, series_report
 from ssdwear.model.records import (
     DEVSTAT_LOGICAL_SECTORS_WRITTEN,
     DEVSTAT_PERCENT_USED,
@@ -197,7 +198,7 @@ def cli_path_check(drives: list[series.Drive], limit: int = 600) -> str:
         if n >= limit:
             break
     return (f"== the CLI's path: {n} drives' known readings (b) as parsed snapshots through assess and "
-            f"analyze.series_report: largest relative difference from the direct call {worst:.2e}")
+            f"assess.series.series_report: largest relative difference from the direct call {worst:.2e}")
 
 
 def main() -> int:

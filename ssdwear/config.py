@@ -14,6 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
 from ssdwear.drives.ratings import Rating
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
@@ -31,28 +32,7 @@ from ssdwear.model.units import (
 )
 
 if TYPE_CHECKING:
-    from .assess import Context
-
-
-@dataclass(frozen=True)
-class Threshold:
-    warning: Optional[float] = None
-    critical: Optional[float] = None
-
-
-# For years/spare, lower is worse; for percentages used, higher is worse.
-THRESHOLD_NAMES = {
-    "years_remaining": "lower is worse",
-    "used_percent": "higher is worse",
-    "spare_percent": "lower is worse",
-    "rated_used_percent": "higher is worse",
-}
-DEFAULT_THRESHOLDS = {
-    "years_remaining": Threshold(warning=2.0, critical=0.5),
-    "used_percent": Threshold(warning=80.0, critical=100.0),
-    "spare_percent": Threshold(warning=20.0, critical=10.0),
-    "rated_used_percent": Threshold(warning=80.0, critical=100.0),
-}
+    from ssdwear.assess.context import Context
 
 
 @dataclass(frozen=True)
@@ -81,7 +61,7 @@ class Config:
 
     def context(self, now: datetime, represents_minutes: Optional[float] = None) -> Context:
         """What assess needs from the configuration, for readings that are not live (saved outputs)."""
-        from .assess import Context
+        from ssdwear.assess.context import Context
 
         return Context(now=now, represents_minutes=represents_minutes or self.represents_minutes,
                        ratings=self.ratings, interval_level=self.interval_level)

@@ -11,13 +11,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Optional
 
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import judged_window
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import human_minutes
 from ssdwear.smartctl.calls import Outcome
 
-from .assess import Context, judged_window
 from .session import Session
 
 # Off a terminal (cron, nohup, CI) measure prints one progress line this often (minutes of the wait).
@@ -53,7 +54,7 @@ class DriveState:
 
 
 def drive_state(outcome: Outcome, context: Callable[[Snapshot], Context]) -> DriveState:
-    """Validity is report's own rule (assess.judged_window): measure never stops on a window report refuses,
+    """Validity is report's own rule (report.judged_window): measure never stops on a window report refuses,
     and never waits for one that cannot become valid. `context` gives a drive's Context (clock, our reset)."""
     if isinstance(outcome, DriveError):
         return DriveState(f"read failed: {outcome.message}", False, False)

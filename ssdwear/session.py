@@ -16,6 +16,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, Optional
 
+from ssdwear.assess import history as history_mod
+from ssdwear.assess import report as assess_mod
+from ssdwear.assess.context import Context
 from ssdwear.drives import vendors
 from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl
 from ssdwear.model.clock import Clock, utc_now
@@ -24,8 +27,6 @@ from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sa
 from ssdwear.smartctl.calls import Outcome, identify, read_many, reset_nvme_timer, reset_timer, says_raid_volume, scan
 from ssdwear.smartctl.runner import Runner
 
-from . import assess as assess_mod
-from . import history as history_mod
 from .config import Config, DeviceSpec
 
 if TYPE_CHECKING:
@@ -173,7 +174,7 @@ class Session:
 
     # -- turning readings into reports ---------------------------------------------------------
 
-    def context(self, snap: Snapshot, now: datetime) -> assess_mod.Context:
+    def context(self, snap: Snapshot, now: datetime) -> Context:
         store = self.store()
         key = drive_key(snap.model, snap.serial, snap.wwn)
         reset = look = previous = None
@@ -187,7 +188,7 @@ class Session:
                     previous = store.serial_at(location(snap.device, snap.device_type))
             except StoreError as exc:
                 self.warn(f"history not used: {exc}")
-        return assess_mod.Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
+        return Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
                                   reset=reset, last_look=look, previous_serial=previous,
                                   interval_level=self.config.interval_level)
 

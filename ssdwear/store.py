@@ -385,7 +385,7 @@ class Store:
             raise store_error(self.path, exc, "reading it") from None
 
     # Reading "the last" reset or sample takes the clock rule's `until` (now): rows dated after it were stored with
-    # the clock ahead and are not the last (history.py; `dated_after` counts them for the warning).
+    # the clock ahead and are not the last (assess/history.py; `dated_after` counts them for the warning).
 
     def last_reset(self, key: str, until: Optional[datetime] = None) -> Optional[ResetRecord]:
         rows = self._read("SELECT r.t, r.device, r.poh FROM resets r JOIN drives d ON d.id = r.drive_id "

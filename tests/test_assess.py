@@ -7,7 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from builders import ata, attr, intel, nvme
 
-from ssdwear.assess import Context, assess
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import assess
 from ssdwear.model.records import LastLook, ResetRecord
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from builders import intel, nvme
 
+from ssdwear.assess.status import status_rows
 from ssdwear.config import Config
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Sample, drive_key
 from ssdwear.session import Session
-from ssdwear.status import status_rows
 from ssdwear.store import Store
 
 NOW = datetime(2026, 11, 1, tzinfo=timezone.utc)

@@ -16,13 +16,13 @@ from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
 from ssdwear import render
-from ssdwear.assess import assess
-from ssdwear.checks import OK, evaluate
+from ssdwear.assess.nagios import OK, evaluate
+from ssdwear.assess.report import assess
+from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
+from ssdwear.assess.verdict import judge
 from ssdwear.cli import cli
-from ssdwear.config import DEFAULT_THRESHOLDS
 from ssdwear.model.errors import ParseError
 from ssdwear.smartctl.parse import parse_output
-from ssdwear.verdict import judge
 
 EDITED = FIXTURES / "edited"
 # The two outputs of fixtures/edited/cut-off that really are cut off (its README says so).

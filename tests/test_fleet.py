@@ -482,9 +482,10 @@ def test_the_shipped_example_config_loads_and_states_the_defaults() -> None:
     from conftest import ROOT
 
     from ssdwear import config
+    from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
 
     loaded = config.load([ROOT / "contrib" / "config.yaml.example"])
-    assert loaded.thresholds == config.DEFAULT_THRESHOLDS
+    assert loaded.thresholds == DEFAULT_THRESHOLDS
 
 
 def test_config_smartctl_options_reach_the_real_smartctl(fake_smartctl, tmp_path: Path) -> None:

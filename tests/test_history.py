@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from ssdwear import history
+from ssdwear.assess import history
 from ssdwear.model.records import Sample
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -18,9 +18,9 @@ from conftest import FIXTURES, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ssdwear import plan as plan_mod
+from ssdwear.assess import plan as plan_mod
+from ssdwear.assess.thresholds import THRESHOLD_NAMES
 from ssdwear.cli import App, cli
-from ssdwear.config import THRESHOLD_NAMES
 from ssdwear.drives.ratings import catalogue
 from ssdwear.model import units
 from ssdwear.wear import rates as wear

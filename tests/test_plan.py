@@ -429,7 +429,7 @@ def test_model_patterns_overlap_nowhere() -> None:
 
 
 def test_models_seen_in_real_outputs_match_their_entry() -> None:
-    from ssdwear.analyze import load
+    from ssdwear.run.saved import load
 
     seen = [e for e in entries() if "model_seen" in e]
     assert len(seen) == 15
@@ -443,7 +443,7 @@ def test_models_seen_in_real_outputs_match_their_entry() -> None:
 def test_no_rating_attaches_to_a_corpus_drive_it_does_not_fit() -> None:
     """Across the real outputs: every rating that attaches comes from a verified entry of at least the drive's
     capacity, and no unverified pattern matches a real drive of another capacity."""
-    from ssdwear.analyze import load
+    from ssdwear.run.saved import load
 
     by_model = {r.model: r for r in catalogue()}
     for path in sorted(CORPUS.glob("*")):

@@ -201,7 +201,7 @@ def test_a_sample_that_does_not_fit_is_that_drives_error_only(tmp_path: Path) ->
 
 
 def test_a_drive_whose_assessment_fails_is_that_drives_error(tmp_path: Path, monkeypatch) -> None:
-    from ssdwear import assess
+    from ssdwear.assess import report as assess
 
     real = assess.assess
 

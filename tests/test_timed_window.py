@@ -15,15 +15,16 @@ from builders import intel
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
-from ssdwear.analyze import load
-from ssdwear.assess import Context, assess
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import assess
+from ssdwear.assess.status import status_row
 from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
 from ssdwear.measure import drive_state
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot
+from ssdwear.run.saved import load
 from ssdwear.smartctl.replay import ReplayRunner
-from ssdwear.status import status_row
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 DAY = 1440.0

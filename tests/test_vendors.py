@@ -170,8 +170,8 @@ def test_impossible_timed_pattern_belongs_to_intel() -> None:
 def test_host_counter_wrap_is_a_crucial_quirk(model: str, same_drive: bool) -> None:
     """A Device Statistics write counter that falls below 2 TiB is the MX500's 32-bit wrap, not another drive;
     on a drive without that quirk a falling counter means the readings are of two drives."""
-    from ssdwear.analyze import SavedReading, group
-    from ssdwear.assess import assess
+    from ssdwear.assess.report import assess
+    from ssdwear.assess.series import SavedReading, group
     from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_WRITTEN, DevStat
 
     def reading(poh: int, sectors: int) -> SavedReading:
@@ -211,7 +211,7 @@ def test_devstat_255_is_called_sandforce_only_on_sandforce_drives(name: str) -> 
     """Intel 520/525/330/335: SF-2281 controllers, which print 255 in Device Statistics for 'not valid'."""
     from conftest import CORPUS
 
-    from ssdwear.analyze import load
+    from ssdwear.run.saved import load
 
     snap = load(CORPUS / f"linuxhw-EnterpriseDrive__{name}__1.txt")
     assert vendors.sandforce_based(snap)
@@ -223,7 +223,7 @@ def test_devstat_255_on_samsung_and_smi_drives_says_nothing_of_sandforce(tmp_pat
     """Issue 17.18: the SandForce note was printed for Samsung and Silicon Motion drives that read 255."""
     from conftest import CORPUS
 
-    from ssdwear.analyze import load
+    from ssdwear.run.saved import load
 
     real = (CORPUS / "linuxhw-EnterpriseDrive__samsung-ssd-860-evo-1tb__1.txt").read_text()
     line = "0x07  0x008  1              41  N--  Percentage Used Endurance Indicator"

@@ -123,9 +123,8 @@ class NagiosCommand(Command):
 
 def _threshold_limits(flag: str) -> Callable[[], Limits]:
     def limits() -> Limits:
+        from ssdwear.assess.nagios import FLAG_NAMES
         from ssdwear.model.units import THRESHOLDS
-
-        from ..checks import FLAG_NAMES
 
         return THRESHOLDS[FLAG_NAMES[flag]]
 
@@ -165,7 +164,7 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
     Example:
       ssdwear check --warning-years 3 --critical-years 1
     """
-    from ..checks import UNKNOWN, evaluate, thresholds_from
+    from ssdwear.assess.nagios import UNKNOWN, evaluate, thresholds_from
 
     try:
         if app.fallback_replay:
@@ -213,12 +212,13 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
       ssdwear retire-check /dev/sda
       ssdwear retire-check mailed-in/sdb-smartctl-x.txt --format json
     """
+    from ssdwear.assess.verdict import RETIRE, UNKNOWN, WATCH, judge
+
     from .. import render
     from ..paths import classify
-    from ..verdict import RETIRE, UNKNOWN, WATCH, judge
 
     if classify(target)[0] in ("file", "missing-file"):  # a saved output; the reading says what is wrong with it
-        from ..analyze import analyze_files
+        from ssdwear.run.saved import analyze_files
 
         cfg = app.config()
         reports, errors = analyze_files([Path(target)], cfg.context(app.clock(), represents))

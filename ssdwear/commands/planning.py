@@ -31,9 +31,8 @@ from ..cli import (
 )
 
 if TYPE_CHECKING:
+    from ssdwear.assess.plan import Measured
     from ssdwear.model.records import DriveReport
-
-    from ..plan import Measured
 
 
 def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], represents: Optional[float]
@@ -42,12 +41,12 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from the history (SERIAL, WWN or model; the database is only read, never created)."""
     from datetime import timedelta
 
+    from ssdwear.assess.history import clock_warning
+    from ssdwear.assess.plan import Measured, entry_for, report_from_history
     from ssdwear.drives.ratings import catalogue
+    from ssdwear.run.saved import analyze_files
 
-    from ..analyze import analyze_files
-    from ..history import clock_warning
     from ..paths import DEVICE_FORMS, classify
-    from ..plan import Measured, entry_for, report_from_history
 
     cfg = app.config()
     kinds = [(value, *classify(value)) for value in values]
@@ -139,10 +138,9 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
     """
     import re
 
+    from ssdwear.assess import plan as plan_mod
     from ssdwear.drives.ratings import catalogue
     from ssdwear.model.units import parse_write_rate
-
-    from .. import plan as plan_mod
 
     if bool(sources) == bool(host_writes):
         raise UsageError("plan needs the workload: --from DEVICE|SERIAL|FILE (measured) or --host-writes RATE "

@@ -96,7 +96,7 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
     Example:
       ssdwear status     E4h minutes, time since ssdwear's reset, valid or not
     """
-    from ..status import status_rows
+    from ssdwear.assess.status import status_rows
 
     session = app.session()
     try:
@@ -141,7 +141,7 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, rep
       ssdwear analyze sda-2023.txt sda-2024.txt
       ssdwear analyze --format json mailed/*.json
     """
-    from ..analyze import analyze_files
+    from ssdwear.run.saved import analyze_files
 
     if each and same_drive:
         raise UsageError("analyze: --each reports every file alone; --same-drive joins them: give one")
@@ -178,8 +178,9 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     """
     from datetime import timedelta
 
+    from ssdwear.assess.history import clock_warning
+
     from .. import render
-    from ..history import clock_warning
     from ..store import Store
 
     path = app.db_path(app.config())

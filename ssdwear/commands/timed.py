@@ -151,7 +151,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
     from .. import measure as measure_mod
 
     no_fallback(app, "measure")
-    from ..assess import REPRESENTS_SLACK
+    from ssdwear.assess.timed_window import REPRESENTS_SLACK
 
     if represents is not None and duration > represents * (1 + REPRESENTS_SLACK):
         raise UsageError(f"measure: --for ({duration:g} min) is longer than --represents ({represents:g} min): a "

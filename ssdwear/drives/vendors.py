@@ -391,7 +391,7 @@ def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
 # --------------------------------------------------------------------------------------------
 # Lifetime wear indicators
 
-# E2h of a timer never reset: the drive's whole life in 1/1024 % steps (assess.py makes this reading).
+# E2h of a timer never reset: the drive's whole life in 1/1024 % steps (assess/timed_window.py makes this reading).
 E2H_LIFETIME_SOURCE = "intel_e2h_since_manufacture"
 
 

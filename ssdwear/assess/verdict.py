@@ -9,7 +9,7 @@ from typing import Final, Literal, Optional
 from ssdwear.model.records import DriveReport
 from ssdwear.model.units import human_years, percent_text
 
-from .config import DEFAULT_THRESHOLDS, Threshold
+from .thresholds import DEFAULT_THRESHOLDS, Threshold
 
 Level = Literal["keep", "watch", "retire", "unknown"]
 KEEP: Final = "keep"

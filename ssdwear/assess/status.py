@@ -12,7 +12,8 @@ from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot, location
 from ssdwear.smartctl.calls import Outcome
 
-from .assess import Context, judged_window
+from .context import Context
+from .report import judged_window
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class StatusRow:
 
 def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     """Where this drive's timed window stands: counting or not, minutes so far, valid or not and why, by the
-    same rule as `report` (assess.judged_window); `ctx` carries the clock and ssdwear's own last reset."""
+    same rule as `report` (report.judged_window); `ctx` carries the clock and ssdwear's own last reset."""
     reset, now = ctx.reset, ctx.now
     since = (now - reset.at).total_seconds() / 60 if reset is not None and now is not None else None
     common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model,

@@ -1,7 +1,7 @@
 """Wear projections from stored samples: the latest unbroken series, through the calibrated forecast. Pure.
 
 The samples of one drive become readings (power-on hours, percent used, host bytes written) of its wear
-indicator and go through the same forecast as saved outputs (analyze.py) and single readings (assess.py):
+indicator and go through the same forecast as saved outputs (series.py) and single readings (report.py):
 wear.forecast_projection. Power-on hours are the clock, as in the calibration: a drive that was off neither
 aged nor wore, so a power-off gap needs no special case. The forecast never runs across a counter reset:
 power-on hours, a byte counter or the wear indicator that went down (a drive swapped under the same serial, a

@@ -1,4 +1,5 @@
-"""Saved smartctl outputs -> reports, including windowed projections across readings of one drive.
+"""Readings of saved smartctl outputs -> reports, including windowed projections across readings of one drive (the
+files themselves are read by run/saved.py).
 
 Several outputs of the same drive form a series: the same drive only when its identity proves it (serial, else
 WWN), or when the user says so (--same-drive: every file given is one drive, as when serials were masked before
@@ -9,65 +10,25 @@ fitted against power-on hours - the offline twin of the timed-workload method - 
 
 from __future__ import annotations
 
-import os
-import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Optional
 
 from ssdwear.drives import vendors
-from ssdwear.model.errors import ParseError, UsageError
-from ssdwear.model.escape import display_path
+from ssdwear.model.errors import UsageError
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Snapshot, Window, drive_key
-from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
 
-from . import assess as assess_mod
+from .context import Context
+from .report import with_projection
 
 
 @dataclass(frozen=True)
 class SavedReading:
     snap: Snapshot
     report: DriveReport
-
-
-def load(path: Path) -> Snapshot:
-    """Parse one saved output; ParseError (one line) for unreadable files.
-
-    Only regular files are read, and at most MAX_INPUT_BYTES + 1 bytes of them: a FIFO would block, /dev/zero
-    would never end, and st_size says nothing about either. The file is opened non-blocking and checked on the
-    open descriptor, so it cannot be swapped for something else in between.
-    """
-    shown = display_path(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-    except FileNotFoundError:
-        raise ParseError(f"{shown}: no such file") from None
-    except OSError as exc:
-        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
-                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
-            raise ParseError(f"{shown}: is {kind}, skipped; give files that hold smartctl output")
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
-    except OSError as exc:
-        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
-    finally:
-        os.close(fd)
-    if len(data) > MAX_INPUT_BYTES:
-        raise ParseError(f"{shown}: more than {MAX_INPUT_BYTES // 1024 // 1024} MiB is not one drive's smartctl "
-                         "output; give one drive's output per file")
-    snap = parse_output(data, source=shown, device=shown)  # a saved output is named by its file
-    if not snap.has_data:
-        said = "; ".join(snap.messages) or "no drive data in the output"
-        status = f" (exit status {snap.exit_status})" if snap.exit_status else ""
-        raise ParseError(f"{shown}: smartctl could not read the drive{status}: {said}")
-    return snap
 
 
 def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
@@ -180,7 +141,7 @@ def _wear_readings(chain: Sequence[SavedReading]) -> tuple[list[forecast.Reading
                            for p in points]), step, None
 
 
-def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> DriveReport:
+def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
     """One report for several saved outputs of one drive: the calibrated forecast over their readings (the
     timed window of the latest, when it has a valid one, stands: it measured the workload itself)."""
     latest = chain[-1]
@@ -201,7 +162,7 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
                         "different sources, or untrusted power-on hours)" if len(readings) < 2 else
                         f"they span only {span:,.1f} power-on hours; the lifetime average stands")
         window = Window(kind="readings", valid=False, reason=f"{len(chain)} readings ({names}): {why}")
-        return assess_mod.with_projection(report, window, None, len(chain), notes)
+        return with_projection(report, window, None, len(chain), notes)
     source = finer or str(report.used_source)
     moved = readings[-1].used_percent - readings[0].used_percent
     finer_words = "" if finer is None else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
@@ -214,26 +175,7 @@ def series_report(chain: Sequence[SavedReading], ctx: assess_mod.Context) -> Dri
                                           f"across {len(readings)} readings", ctx.interval_level,
                                           report.used_percent if finer else None)
     trend = [projection.trend.text] if projection is not None and projection.trend is not None else []
-    return assess_mod.with_projection(report, window, projection, len(readings), notes, trend)
-
-
-def analyze_files(paths: Sequence[Path], ctx: assess_mod.Context, each: bool = False, same_drive: bool = False
-                  ) -> tuple[list[DriveReport], list[DriveReport]]:
-    """Reports for the files (one per drive, or one per file with `each`; every file one drive with
-    `same_drive`), and one per file that could not be read, named by the file, its `error` the one-line reason."""
-    readings: list[SavedReading] = []
-    errors: list[DriveReport] = []
-    for path in paths:
-        try:
-            snap = load(path)
-        except ParseError as exc:
-            errors.append(assess_mod.failed(display_path(path), str(exc)))
-            continue
-        readings.append(SavedReading(snap, assess_mod.assess(snap, ctx)))
-    if each:
-        return [r.report for r in readings], errors
-    return [_alone_note(chain, readings, same_drive) or series_report(chain, ctx)
-            for chain in group(readings, same_drive)], errors
+    return with_projection(report, window, projection, len(readings), notes, trend)
 
 
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
@@ -246,3 +188,11 @@ def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading],
     if not alike:
         return None
     return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))
+
+
+def series_reports(readings: Sequence[SavedReading], ctx: Context, same_drive: bool = False
+                   ) -> list[DriveReport]:
+    """One report per drive (every reading one drive with `same_drive`): its series' projection, or the reading
+    alone, saying why when it was not joined."""
+    return [_alone_note(chain, readings, same_drive) or series_report(chain, ctx)
+            for chain in group(readings, same_drive)]

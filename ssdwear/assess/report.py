@@ -2,56 +2,37 @@
 
 Decisions made here:
 - which lifetime-wear indicator to believe (the most trustworthy one), and when the others disagree;
-- whether Intel's timed-workload window is valid, not valid yet, or not trustworthy;
+- whether Intel's timed-workload window stands (the rule is timed_window.py's);
 - which projection to give: the timed workload when valid, else the lifetime average.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
 from typing import Optional
 
 from ssdwear.drives import counters, vendors
 from ssdwear.drives.ratings import Rating, find_rating
-from ssdwear.drives.vendors import TRUST_DERIVED, UsedReading, disagreement
+from ssdwear.drives.vendors import UsedReading, disagreement
 from ssdwear.model.records import (
-    E2H_STEPS_PER_PERCENT,
-    MINUTES_PER_YEAR,
     NVME_DATA_UNIT_BYTES,
-    TIMER_SENTINELS,
     DriveKind,
     DriveReport,
     Health,
-    LastLook,
     Projection,
-    ResetRecord,
     Snapshot,
     UsedSource,
     Window,
     Writes,
     location,
 )
-from ssdwear.model.units import human_minutes, percent_text
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
-from ssdwear.wear.forecast import DEFAULT_LEVEL, Reading
+from ssdwear.wear.forecast import Reading
 
-VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 power-on minutes after a reset
-
-
-@dataclass(frozen=True)
-class Context:
-    """What the caller knows beyond the snapshot. Everything optional; `now` is the injected clock."""
-
-    now: Optional[datetime] = None
-    represents_minutes: Optional[float] = None  # --represents: real time the timed window stands for
-    ratings: Sequence[Rating] = ()
-    reset: Optional[ResetRecord] = None  # our own last reset of this drive's timer
-    last_look: Optional[LastLook] = None  # our previous reading of this drive
-    previous_serial: Optional[str] = None  # serial last seen behind the same device path
-    interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
+from .context import NO_CONTEXT, Context
+from .timed_window import TimedResult, percent_of, timed_window
 
 
 def drive_kind(snap: Snapshot) -> DriveKind:
@@ -75,206 +56,9 @@ def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading],
     for other in ordered[1:]:
         if disagreement(chosen, other):
             warnings.append(
-                f"wear indicators disagree: {other.detail} means {_pct(other)} used, but "
-                f"{chosen.detail} means {_pct(chosen)}; reporting the latter (more trustworthy)")
+                f"wear indicators disagree: {other.detail} means {percent_of(other)} used, but "
+                f"{chosen.detail} means {percent_of(chosen)}; reporting the latter (more trustworthy)")
     return chosen, warnings
-
-
-def _pct(reading: UsedReading) -> str:
-    return percent_text(reading.percent, reading.at_least)
-
-
-# ------------------------------------------------------------------------------------------------
-# Intel timed workload
-
-
-@dataclass(frozen=True)
-class TimedResult:
-    window: Window
-    lifetime: Optional[UsedReading]  # E2h as a lifetime indicator when the timer was never reset
-    warnings: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
-    ours: bool = False  # the window began with a reset ssdwear recorded (and the drive took)
-
-
-def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> Optional[TimedResult]:
-    """Read E2h/E3h/E4h on an Intel SSD that carries them (SATA attributes 226-228, or the NVMe vendor log
-    0xCA entries, under the same rules); None for every other drive.
-
-    This is the one validity rule of the timed window: `report`, `analyze`, `check` and `retire-check` read the
-    window from here through assess(), `status` and `measure` through judged_window(). Attribute 226 on a drive
-    that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is never looked at here.
-    """
-    if not vendors.has_timed_workload(snap):
-        return None
-    e2, e3, e4 = (vendors.timed_raw(snap, i) for i in (226, 227, 228))
-    if e2 is None or e4 is None:
-        return None
-    warnings: list[str] = []
-    notes: list[str] = []
-
-    def pending(reason: str, valid_in: Optional[float]) -> TimedResult:
-        return TimedResult(Window(kind="timed-workload", valid=False, reason=reason, valid_in_minutes=valid_in,
-                                  pending=True), None, tuple(warnings), tuple(notes))
-
-    def untrusted(reason: str, lifetime: Optional[UsedReading] = None) -> TimedResult:
-        return TimedResult(Window(kind="timed-workload", valid=False, reason=f"timer not trustworthy: {reason}",
-                                  minutes=float(e4), wear_steps=e2), lifetime, tuple(warnings), tuple(notes))
-
-    if snap.truncated:
-        return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
-                         "read the drive again or save its complete smartctl -x output")
-    if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
-        return pending(_sentinel_reason(ctx), None)
-    if e4 < VALID_AFTER_MINUTES:
-        left = VALID_AFTER_MINUTES - e4
-        return pending(f"not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
-                       f"{_when_valid(ctx, e4)}", float(left))
-
-    poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
-        else None
-    wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    doubt = _implausible_window(snap, e2, e4, poh_minutes, used) or _counter_stuck(e2, e4, poh_minutes, used, warnings)
-    if doubt is not None:
-        return untrusted(doubt)
-    someone_else = _reset_by_someone_else(ctx, e4)
-    warnings.extend(someone_else)
-
-    lifetime = _never_reset(e2, e4, poh_minutes)
-    reason = "timer never reset: the window is the drive's whole life" if lifetime is not None else None
-    notes.extend([reason] if reason else [])
-    ignored = _reset_ignored(ctx, e4)
-    if ignored is not None:
-        warnings.append(ignored)
-        return untrusted(f"the reset ssdwear sent at {_fmt(ctx.reset.at) if ctx.reset else '?'} did not take "
-                         "effect (E4h kept counting from before it); send start again", lifetime)
-    represents, said = _represents(ctx, e4, lifetime is not None)
-    (notes if lifetime is not None else warnings).extend(said)
-    host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)
-    window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
-                    wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
-    ours = ctx.reset is not None and ctx.now is not None and not someone_else
-    return TimedResult(window, lifetime, tuple(warnings), tuple(notes), ours)
-
-
-def _never_reset(e2: int, e4: int, poh_minutes: Optional[float]) -> Optional[UsedReading]:
-    """E2h as the lifetime wear indicator when E4h is the drive's whole power-on time (a timer never reset)."""
-    if poh_minutes is None or abs(e4 - poh_minutes) > vendors.never_reset_slack(poh_minutes):
-        return None
-    wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    return UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
-                       f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
-                       step=1 / E2H_STEPS_PER_PERCENT)
-
-
-# A window may stand for a --represents duration this much shorter than itself (whole-minute counters, the
-# poll that ends a measure a little after the time asked for).
-REPRESENTS_SLACK = 0.01
-
-
-def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[Optional[float], list[str]]:
-    """The real time the window stands for (--represents, or the config's `represents`), and what to say when it
-    is not applied: never to the drive's whole life, never to a window longer than the time it would stand for
-    (a window left to run on after a measure, a reset long ago, or one ssdwear did not make)."""
-    given = ctx.represents_minutes
-    if not given:
-        return None, []
-    if whole_life:
-        return None, [f"--represents {human_minutes(given)} not applied: the timer was never reset, so the window "
-                      "is the drive's whole life"]
-    if e4 > given * (1 + REPRESENTS_SLACK):
-        since = f"since ssdwear's reset at {_fmt(ctx.reset.at)}" if ctx.reset is not None else \
-            "since a reset ssdwear did not record"
-        return None, [f"--represents {human_minutes(given)} not applied: the window (E4h = {e4:,} power-on minutes, "
-                      f"{human_minutes(e4)} {since}) is longer than the time it would stand for; projected as "
-                      "itself"]
-    return given, []
-
-
-def judged_window(snap: Snapshot, ctx: Context) -> Optional[Window]:
-    """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
-    `status` and `measure` read validity from here, so the three never disagree."""
-    return assess(snap, ctx).window
-
-
-def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[float],
-                        used: Optional[UsedReading]) -> Optional[str]:
-    """Why these E2h/E4h cannot be a measurement (None when they can)."""
-    if vendors.impossible_timed(snap, e2, e4):
-        return (f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
-                "is a pattern of broken firmware counters, not a measurement")
-    if poh_minutes is not None and e4 > poh_minutes + 60:
-        return (f"E4h = {e4:,} minutes exceeds the drive's power-on time "
-                f"({poh_minutes:,.0f} minutes = {snap.power_on_hours:,.0f} h)")
-    wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    if used is not None and not used.at_least and wear_percent > used.percent + max(2.0, 0.05 * used.percent) + 1:
-        return (f"E2h says {wear_percent:,.2f} % wear in the window, but {used.detail} means only "
-                f"{used.percent:g} % in the drive's whole life")
-    return None
-
-
-def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading],
-                   warnings: list[str]) -> Optional[str]:
-    """E2h still 0 over a window in which the drive's own lifetime average would have moved it a whole percent
-    (1,024 steps): a worn drive whose wear counter does not move (real DC S3500s at 100-237 % whose E2h stayed 0
-    for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'. The
-    reason, and a warning in `warnings`."""
-    if e2 != 0 or used is None or used.percent <= 0 or not poh_minutes:
-        return None
-    expected = used.percent / poh_minutes * e4 * E2H_STEPS_PER_PERCENT
-    if expected < E2H_STEPS_PER_PERCENT:
-        return None
-    warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
-                    f"{_pct(used)} worn; its timed window is not used (see the window)")
-    return (f"E2h = 0 over E4h = {e4:,} power-on minutes ({e4 / 60:,.0f} h), although at its lifetime average "
-            f"({_pct(used)} in {poh_minutes / 60:,.0f} power-on hours) the drive would have moved it about "
-            f"{expected:,.0f} steps: the wear counter does not move")
-
-
-def _reset_ignored(ctx: Context, e4: int) -> Optional[str]:
-    """Why ssdwear's own last reset did not take (the drive accepted the command but E4h counts on from before
-    it), or None."""
-    if ctx.reset is None or ctx.now is None:
-        return None
-    since_reset = (ctx.now - ctx.reset.at).total_seconds() / 60
-    if since_reset < 0 or e4 <= since_reset + VALID_AFTER_MINUTES:
-        return None  # (a reset dated after now: the wall clock went back, and cannot tell)
-    return (f"E4h = {e4:,} minutes is longer than the {since_reset:,.0f} minutes since ssdwear reset this drive's "
-            f"timer at {_fmt(ctx.reset.at)}: the reset did not take effect")
-
-
-def _reset_by_someone_else(ctx: Context, e4: int) -> list[str]:
-    """E4h went backwards since ssdwear's last look, and not because of ssdwear's own reset."""
-    last_e4 = ctx.last_look.e4h_minutes if ctx.last_look is not None else None
-    if ctx.last_look is not None and last_e4 is not None and last_e4 not in TIMER_SENTINELS and e4 < last_e4:
-        ours = ctx.reset is not None and ctx.reset.at > ctx.last_look.at
-        if not ours:
-            return [f"the timed-workload timer was reset by someone else: E4h went from "
-                    f"{ctx.last_look.e4h_minutes:,} at {_fmt(ctx.last_look.at)} to {e4:,} minutes now"]
-    return []
-
-
-def _sentinel_reason(ctx: Context) -> str:
-    """Why E2h-E4h at 65535 give no window. Only a reset ssdwear recorded is said to have happened: drives seen
-    at tens of thousands of power-on hours show 65535 with no reset anyone knows of."""
-    held = (f"the drive holds E2h-E4h at 65535 until its workload timer has run {VALID_AFTER_MINUTES} power-on "
-            "minutes after a reset")
-    if ctx.reset is not None:
-        return f"not valid yet: {held}; {_when_valid(ctx, 0)}"
-    return (f"not valid: E2h-E4h read 65535, so the counters hold no measurement ({held}; ssdwear has no record "
-            "of resetting this drive, so when it will be valid is not known; `ssdwear start` begins a window)")
-
-
-def _when_valid(ctx: Context, minutes_so_far: int) -> str:
-    if ctx.reset is not None:
-        at = ctx.reset.at + timedelta(minutes=VALID_AFTER_MINUTES)
-        return (f"valid at about {_fmt(at)} if the drive stays powered on "
-                f"(ssdwear reset it at {_fmt(ctx.reset.at)})")
-    return f"valid in {VALID_AFTER_MINUTES - minutes_so_far} more power-on minutes"
-
-
-def _fmt(when: datetime) -> str:
-    return when.strftime("%Y-%m-%d %H:%M %Z").strip()
 
 
 def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
@@ -381,7 +165,7 @@ def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> Optional[str]:
     """Why one reading of a wear indicator gives no lifetime projection (None when it gives one)."""
     hours = snap.power_on_hours
     if used.at_least:
-        return (f"no projection: the indicator is saturated ({_pct(used)} used), which bounds the wear rate from "
+        return (f"no projection: the indicator is saturated ({percent_of(used)} used), which bounds the wear rate from "
                 "below only")
     if hours is None:
         return ("no projection: the drive reports no power-on hours (attribute 9, Device Statistics or the NVMe "
@@ -444,7 +228,7 @@ def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[
     return chosen, []
 
 
-def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
+def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
     readings, notes, contradicted = vendors.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
@@ -465,7 +249,7 @@ def assess(snap: Snapshot, ctx: Context = Context()) -> DriveReport:
     warnings.extend(_reading_warnings(snap, ctx))
     notes.extend(_coverage_notes(snap, kind, chosen, readings))
     if chosen is not None and chosen.percent >= 100:
-        warnings.append(f"rated endurance used up: {_pct(chosen)} used ({chosen.source})")
+        warnings.append(f"rated endurance used up: {percent_of(chosen)} used ({chosen.source})")
 
     h = health(snap)
     warnings.extend(health_warnings(h))
@@ -561,3 +345,9 @@ def with_projection(report: DriveReport, window: Window, projection: Optional[Pr
     """A report whose window/projection come from several readings (saved outputs or history)."""
     return replace(report, window=window, projection=projection or report.projection, readings=readings,
                    notes=report.notes + tuple(notes), warnings=report.warnings + tuple(warnings))
+
+
+def judged_window(snap: Snapshot, ctx: Context) -> Optional[Window]:
+    """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
+    `status` and `measure` read validity from here, so the three never disagree."""
+    return assess(snap, ctx).window

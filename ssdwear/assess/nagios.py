@@ -11,7 +11,7 @@ from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import DriveReport
 from ssdwear.model.units import human_years, percent_text
 
-from .config import THRESHOLD_NAMES, Threshold
+from .thresholds import THRESHOLD_NAMES, Threshold
 from .verdict import RETIRE, USED_REASON, WATCH, judge
 from .verdict import UNKNOWN as CANNOT_JUDGE
 

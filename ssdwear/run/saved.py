@@ -1,0 +1,72 @@
+"""Saved smartctl outputs read from files, bounded and checked on the open descriptor, then reported: one report per
+drive (assess/series.py joins the readings of one drive), or per file."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import assess, failed
+from ssdwear.assess.series import SavedReading, series_reports
+from ssdwear.model.errors import ParseError
+from ssdwear.model.escape import display_path
+from ssdwear.model.records import DriveReport, Snapshot
+from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
+
+
+def load(path: Path) -> Snapshot:
+    """Parse one saved output; ParseError (one line) for unreadable files.
+
+    Only regular files are read, and at most MAX_INPUT_BYTES + 1 bytes of them: a FIFO would block, /dev/zero
+    would never end, and st_size says nothing about either. The file is opened non-blocking and checked on the
+    open descriptor, so it cannot be swapped for something else in between.
+    """
+    shown = display_path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise ParseError(f"{shown}: no such file") from None
+    except OSError as exc:
+        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else \
+                "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file"
+            raise ParseError(f"{shown}: is {kind}, skipped; give files that hold smartctl output")
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            data = handle.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        raise ParseError(f"{shown}: cannot read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if len(data) > MAX_INPUT_BYTES:
+        raise ParseError(f"{shown}: more than {MAX_INPUT_BYTES // 1024 // 1024} MiB is not one drive's smartctl "
+                         "output; give one drive's output per file")
+    snap = parse_output(data, source=shown, device=shown)  # a saved output is named by its file
+    if not snap.has_data:
+        said = "; ".join(snap.messages) or "no drive data in the output"
+        status = f" (exit status {snap.exit_status})" if snap.exit_status else ""
+        raise ParseError(f"{shown}: smartctl could not read the drive{status}: {said}")
+    return snap
+
+
+def analyze_files(paths: Sequence[Path], ctx: Context, each: bool = False, same_drive: bool = False
+                  ) -> tuple[list[DriveReport], list[DriveReport]]:
+    """Reports for the files (one per drive, or one per file with `each`; every file one drive with
+    `same_drive`), and one per file that could not be read, named by the file, its `error` the one-line reason."""
+    readings: list[SavedReading] = []
+    errors: list[DriveReport] = []
+    for path in paths:
+        try:
+            snap = load(path)
+        except ParseError as exc:
+            errors.append(failed(display_path(path), str(exc)))
+            continue
+        readings.append(SavedReading(snap, assess(snap, ctx)))
+    if each:
+        return [r.report for r in readings], errors
+    return series_reports(readings, ctx, same_drive), errors
