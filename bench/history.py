@@ -34,7 +34,7 @@ TBW = (1.0e15, 15e12, 3.65e15, 600e12)  # Intel 710 200 GB, 320 120 GB, DC S3700
 
 
 def cache_key(drives: int, years: float) -> str:
-    from ssdwear.store import MIGRATIONS
+    from ssdwear.host.store.migrations import MIGRATIONS
 
     migrations = ",".join(name for name, _ in MIGRATIONS)
     digest = hashlib.sha1(f"{VERSION}|{drives}|{years}|{migrations}".encode()).hexdigest()[:10]
@@ -107,8 +107,8 @@ def _final_sample_shape() -> dict[int, Any]:
 
 def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any = print) -> dict[str, Any]:
     """Write the database and its parameters; return the parameters (with generation time and size)."""
+    from ssdwear.host.store.queries import Store
     from ssdwear.model.records import Sample, drive_key
-    from ssdwear.store import Store
 
     for p in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm"), meta_path):
         if p.exists():

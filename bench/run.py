@@ -274,7 +274,7 @@ def bare_parallel_calls(fake: Path, env: dict[str, str], devices: list[str], wor
 
 
 def bench_parallel(ctx: Context) -> None:
-    from ssdwear.config import Config
+    from ssdwear.host.config import Config
 
     default = Config().workers
     FACTS["default_workers"] = default
@@ -456,8 +456,8 @@ def bench_history(ctx: Context) -> None:
     shutil.copyfile(db, work)
     say(f"    (copied the database for this run's writes in {time.perf_counter() - started:.1f} s)")
 
+    from ssdwear.host.store.queries import Store
     from ssdwear.model.records import Sample
-    from ssdwear.store import Store
 
     params = meta["params"]
     now = datetime.now(timezone.utc)
@@ -762,7 +762,7 @@ def main() -> int:
         machine = tmp / "machine64"
         docs = fleet.make_machine(machine, DRIVES, pysmart=True)
         pyfake = fleet.write_wrapper(tmp / "bin" / "smartctl")
-        (tmp / "fastbin").mkdir()  # called smartctl: as root ssdwear runs no program of another name (trust.py)
+        (tmp / "fastbin").mkdir()  # called smartctl: as root ssdwear runs no program of another name (host/trust.py)
         fast = compile_fast_fake(tmp / "fastbin" / "smartctl") or pyfake
         quick = args.quick
         ctx = Context(tmp=tmp, out=args.out, env=base_env(tmp), ssdwear=ssdwear_cmd(args.module), machine=machine,

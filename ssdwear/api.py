@@ -18,11 +18,10 @@ from os import PathLike
 from pathlib import Path
 from typing import Optional, Union
 
+from ssdwear.host.config import Config
 from ssdwear.model.clock import utc_now
 from ssdwear.model.errors import UsageError
 from ssdwear.model.records import DriveReport, Snapshot
-
-from .config import Config
 
 Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
 

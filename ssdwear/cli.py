@@ -22,19 +22,19 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 import click
 
+from ssdwear.host.platforms import facts
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.version import __version__
 
-from .platforms import facts
 from .streams import write
 
 if TYPE_CHECKING:
+    from ssdwear.host.config import Config
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
     from ssdwear.smartctl.runner import Runner
 
-    from .config import Config
     from .session import Session
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
@@ -65,8 +65,8 @@ class App:
 
     def config(self) -> Config:
         if self._config is None:
-            from . import config as config_mod
-            from .paths import config_paths
+            from ssdwear.host import config as config_mod
+            from ssdwear.host.paths import config_paths
 
             explicit = Path(self.config_file) if self.config_file else None
             self._config = config_mod.load(config_paths(self.config_file), required=explicit)
@@ -75,7 +75,7 @@ class App:
     def db_path(self, cfg: Config, replaying: bool = False) -> Optional[Path]:
         """--db, else SSDWEAR_DB, else the config's db, else the default; None with --no-history, and for
         replayed runs unless a database is named (recorded drives stay out of this machine's history)."""
-        from .paths import db_path
+        from ssdwear.host.paths import db_path
 
         return db_path(self.db, cfg.db, disabled=self.no_history, replaying=replaying)
 
@@ -411,10 +411,9 @@ def device_arguments(names: Sequence[str]) -> list[str]:
     path or device node as given, a kernel name as its /dev/ path ('sda' -> '/dev/sda'). A file, or a name that
     is neither, is a usage error saying what it is and which command reads saved outputs. Names smartctl must
     never see are left for Session.devices to refuse with its reason."""
+    from ssdwear.host.paths import DEVICE_FORMS, classify
+    from ssdwear.host.trust import device_problem
     from ssdwear.model.escape import visible
-    from ssdwear.trust import device_problem
-
-    from .paths import DEVICE_FORMS, classify
 
     out = []
     for name in names:

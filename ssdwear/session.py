@@ -20,6 +20,7 @@ from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
 from ssdwear.drives import vendors
+from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
@@ -27,10 +28,8 @@ from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sa
 from ssdwear.smartctl.calls import Outcome, identify, read_many, reset_nvme_timer, reset_timer, says_raid_volume, scan
 from ssdwear.smartctl.runner import Runner
 
-from .config import Config, DeviceSpec
-
 if TYPE_CHECKING:
-    from .store import Store
+    from ssdwear.host.store.queries import Store
 
 def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> Runner:
     """What answers the calls to smartctl (or nvme-cli, `program="nvme"`): the recordings in `replay`, else the
@@ -94,7 +93,7 @@ class Session:
             return self._store
         if not write and self._read_failed:
             return None
-        from .store import MissingStore, Store
+        from ssdwear.host.store.queries import MissingStore, Store
 
         try:
             store = Store.open(self.db_path, create=write, write=write)
@@ -123,8 +122,8 @@ class Session:
         characters never reaches its command line: refused when the user gave it, skipped with a warning when
         the scan printed it.
         """
+        from ssdwear.host.trust import device_problem
         from ssdwear.model.escape import visible
-        from ssdwear.trust import device_problem
 
         if names:
             for value in (*names, *([device_type] if device_type is not None else [])):

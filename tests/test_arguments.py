@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
 from ssdwear.cli import App, cli
-from ssdwear.paths import classify
+from ssdwear.host.paths import classify
 from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

@@ -314,7 +314,7 @@ def test_smartctl_is_found_in_sbin_when_path_lacks_it() -> None:
 
 def test_replayed_drives_stay_out_of_the_default_history(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.delenv("SSDWEAR_DB")
-    monkeypatch.setattr("ssdwear.paths.default_db_path", lambda: tmp_path / "default.db")
+    monkeypatch.setattr("ssdwear.host.paths.default_db_path", lambda: tmp_path / "default.db")
     assert run(["--replay", str(INTEL), "report"]).exit_code == 0
     assert run(["--replay", str(INTEL), "sample"]).exit_code == 1  # sample needs a history: none is named
     assert not (tmp_path / "default.db").exists()

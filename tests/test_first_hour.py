@@ -16,9 +16,9 @@ from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
 from ssdwear.cli import App, cli
+from ssdwear.host.store.queries import Store
 from ssdwear.render import sparkline_chart
 from ssdwear.smartctl.replay import ReplayRunner
-from ssdwear.store import Store
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 RAID = FIXTURES / "raid"

@@ -137,7 +137,7 @@ def test_history_command_formats(fleet) -> None:
 
 
 def test_history_without_a_drive_lists_the_drives_it_holds(fleet, tmp_path: Path) -> None:
-    from ssdwear.store import Store
+    from ssdwear.host.store.queries import Store
 
     app, clock = fleet
     missing = invoke(["history", "--format", "json"], App(clock=clock, db=str(tmp_path / "none.db")))
@@ -235,7 +235,7 @@ def test_the_shipped_units_work_with_or_without_node_exporter(isolated: Path, no
     """Issue 17.13: the units hard-coded --textfile /var/lib/prometheus/node-exporter, so on a host without it
     sample stored nothing and cron mailed click's 'Directory does not exist' every hour. Now they name no
     directory; the system config's textfile_dir (as the README says) adds the textfile where node_exporter is."""
-    from ssdwear.store import Store
+    from ssdwear.host.store.queries import Store
 
     textfile_dir = isolated / "node-exporter"
     if node_exporter:
@@ -252,7 +252,7 @@ def test_the_shipped_units_work_with_or_without_node_exporter(isolated: Path, no
 
 
 def test_sample_stores_the_samples_whatever_happens_to_the_textfile(isolated: Path) -> None:
-    from ssdwear.store import Store
+    from ssdwear.host.store.queries import Store
 
     missing = isolated / "no-node-exporter"
     result = invoke(["sample", "--textfile", str(missing)], App(runner=ReplayRunner(FIXTURES / "fleet")))
@@ -481,8 +481,8 @@ def test_missing_explicit_config_is_an_error(tmp_path: Path) -> None:
 def test_the_shipped_example_config_loads_and_states_the_defaults() -> None:
     from conftest import ROOT
 
-    from ssdwear import config
     from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
+    from ssdwear.host import config
 
     loaded = config.load([ROOT / "contrib" / "config.yaml.example"])
     assert loaded.thresholds == DEFAULT_THRESHOLDS

@@ -1,7 +1,7 @@
 """FreeBSD and TrueNAS CORE: the paths (smartctl in /usr/local/sbin, /usr/local/etc/ssdwear, /var/db/ssdwear), the
 device names (ada0, da0, nvme0, nda0, nvd0), smartctl's FreeBSD scan forms, real FreeBSD outputs, and the
 periodic(8) script. The FreeBSD paths run on Linux through the platform argument the code itself takes
-(ssdwear.platforms.facts), never by pretending sys.platform."""
+(ssdwear.host.platforms.facts), never by pretending sys.platform."""
 
 from __future__ import annotations
 
@@ -16,11 +16,10 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear import paths
 from ssdwear.cli import App, cli
-from ssdwear.host import runner
+from ssdwear.host import paths, runner
+from ssdwear.host.platforms import facts
 from ssdwear.model.errors import SmartctlNotFound
-from ssdwear.platforms import facts
 from ssdwear.smartctl.parse import parse_output, parse_scan_entries
 
 FREEBSD = FIXTURES / "freebsd"
@@ -140,7 +139,7 @@ def test_a_freebsd_machine_is_reported_through_its_own_names_and_types() -> None
 
 
 def test_a_freebsd_drive_named_without_dev_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("ssdwear.paths.facts", lambda platform=None: facts("freebsd14"))
+    monkeypatch.setattr("ssdwear.host.paths.facts", lambda platform=None: facts("freebsd14"))
     doc = _report("-d", "atacam", "ada0")
     assert [(d["device"], d["serial"]) for d in doc["drives"]] == [("/dev/ada0", "CVPR0000SEED710")]
 

@@ -112,10 +112,11 @@ def test_an_upgrade_over_a_stale_build_installs_exactly_the_checkouts_package(tm
     stale = checkout / "build" / "lib" / "ssdwear"
     stale.mkdir(parents=True, exist_ok=True)  # the old install.sh left one of its own
     (stale / "obsolete.py").write_text("raise SystemExit('a module removed from ssdwear')\n")
-    (stale / "paths.py").write_bytes((checkout / "ssdwear" / "paths.py").read_bytes())
-    with open(checkout / "ssdwear" / "paths.py", "a") as handle:
+    (stale / "host").mkdir()
+    (stale / "host" / "paths.py").write_bytes((checkout / "ssdwear" / "host" / "paths.py").read_bytes())
+    with open(checkout / "ssdwear" / "host" / "paths.py", "a") as handle:
         handle.write("# changed since the last install\n")
-    for path in stale.iterdir():
+    for path in stale.rglob("*"):
         os.utime(path, (4102444800, 4102444800))  # 2100
     upgrade = _install(checkout, tmp_path)
     assert upgrade.returncode == 0, upgrade.stderr[-2000:]

@@ -16,10 +16,10 @@ from conftest import FIXTURES
 
 from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
+from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.smartctl.parse import parse_output
 from ssdwear.smartctl.replay import ReplayRunner
-from ssdwear.store import Store
 
 sys.path.insert(0, str(FIXTURES))
 import make_intel_nvme

@@ -25,11 +25,11 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
+from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import Sample
 from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
 from ssdwear.smartctl.replay import ReplayRunner, fixture_name
-from ssdwear.store import Store
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="the trust rules apply to root (CI runs as root)")
@@ -445,7 +445,7 @@ def test_root_refuses_a_database_another_user_owns(tmp_path: Path) -> None:
 
 
 def _full(path: Path, exc_text: str = "database or disk is full") -> StoreError:
-    from ssdwear.store import store_error
+    from ssdwear.host.store.files import store_error
 
     return store_error(path, sqlite3.OperationalError(exc_text), "writing")
 

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from ssdwear.host.store.migrations import MIGRATIONS
+from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import Sample, drive_key
-from ssdwear.store import MIGRATIONS, Store
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 

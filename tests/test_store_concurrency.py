@@ -9,7 +9,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from ssdwear.store import Store
+from ssdwear.host.store.queries import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,7 +17,7 @@ SAMPLER = textwrap.dedent("""
     import sys
     from datetime import datetime, timezone
     from ssdwear.model.records import Sample
-    from ssdwear.store import Store
+    from ssdwear.host.store.queries import Store
 
     db, count, who = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     store = Store.open(db)

@@ -24,10 +24,10 @@ from conftest import FIXTURES, ROOT
 
 from ssdwear.cli import App, cli
 from ssdwear.host.runner import SmartctlRunner, locate_nvme
+from ssdwear.host.store.queries import Store
+from ssdwear.host.trust import UntrustedFile
 from ssdwear.model.errors import StoreError
 from ssdwear.smartctl.replay import ReplayRunner
-from ssdwear.store import Store
-from ssdwear.trust import UntrustedFile
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the trust rules apply to root (CI runs as root)")

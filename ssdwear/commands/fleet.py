@@ -213,9 +213,9 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
       ssdwear retire-check mailed-in/sdb-smartctl-x.txt --format json
     """
     from ssdwear.assess.verdict import RETIRE, UNKNOWN, WATCH, judge
+    from ssdwear.host.paths import classify
 
     from .. import render
-    from ..paths import classify
 
     if classify(target)[0] in ("file", "missing-file"):  # a saved output; the reading says what is wrong with it
         from ssdwear.run.saved import analyze_files

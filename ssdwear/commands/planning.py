@@ -44,9 +44,8 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
     from ssdwear.assess.history import clock_warning
     from ssdwear.assess.plan import Measured, entry_for, report_from_history
     from ssdwear.drives.ratings import catalogue
+    from ssdwear.host.paths import DEVICE_FORMS, classify
     from ssdwear.run.saved import analyze_files
-
-    from ..paths import DEVICE_FORMS, classify
 
     cfg = app.config()
     kinds = [(value, *classify(value)) for value in values]
@@ -75,7 +74,7 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
         for message in session.warnings:
             say(f"warning: {message}")
     if keys:
-        from ..store import Store
+        from ssdwear.host.store.queries import Store
 
         path = app.db_path(cfg, replaying=bool(app.replay))
         if path is None:

@@ -179,9 +179,9 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     from datetime import timedelta
 
     from ssdwear.assess.history import clock_warning
+    from ssdwear.host.store.queries import Store
 
     from .. import render
-    from ..store import Store
 
     path = app.db_path(app.config())
     if path is None:

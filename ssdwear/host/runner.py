@@ -33,9 +33,10 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from ssdwear.model.errors import DriveError, SmartctlNotFound, UsageError
-from ssdwear.platforms import facts
 from ssdwear.smartctl.runner import CallResult
-from ssdwear.trust import UntrustedFile, check_program, drive_database_refusal, smartctl_option_problem
+
+from .platforms import facts
+from .trust import UntrustedFile, check_program, drive_database_refusal, smartctl_option_problem
 
 DEFAULT_TIMEOUT_S = 60.0
 C_LOCALE = {"LC_ALL": "C", "LANG": "C"}

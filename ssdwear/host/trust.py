@@ -33,9 +33,8 @@ from pathlib import Path
 from typing import Optional
 
 from ssdwear.model.errors import SsdwearError
-
-from .model.escape import display_path, has_control, visible
-from .model.process import is_root
+from ssdwear.model.escape import display_path, has_control, visible
+from ssdwear.model.process import is_root
 
 
 class UntrustedFile(SsdwearError):

@@ -1,26 +1,10 @@
-"""The history store: SQLite, one file, append-only named migrations.
-
-- Drives are keyed by identity (model + serial, else WWN), never by /dev name.
-- WAL journal and a busy timeout: concurrent samplers wait for each other and lose nothing; every
-  write is one transaction, so a crash (kill -9) loses at most the sample being written.
-- A file that is not an ssdwear database (not SQLite, corrupt, or another program's SQLite file) is
-  reported and never written to, truncated or replaced. A damaged database is reported with what to do
-  (every sqlite3.DatabaseError becomes a StoreError naming the file), never retried in a loop.
-- The path is never followed through a symbolic link (a link planted in /tmp would make root overwrite
-  another file); a new database is created with O_CREAT|O_EXCL|O_NOFOLLOW, mode 0640, in directories made
-  without following links. As root, the file and the way to it must be root's alone, its directory writable by
-  root alone, sticky or not (trust.py), and that is checked before anything is created. A -journal, -wal or
-  -shm beside it (SQLite plays them back, even for a reader) must be the database owner's regular file.
-- Samples are compact rows in a WITHOUT ROWID table clustered on (drive, time): years of hourly
-  samples for a 60-drive server stay well under 500 MB and a drive's last month is one range scan.
-"""
+"""The history database's reads and writes (Store), one transaction each; drives are keyed by identity (model + serial,
+else WWN), never by /dev name (see the package's docstring for what the file and its trust rules are)."""
 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime, timezone
@@ -30,13 +14,14 @@ from typing import Any, Optional
 from ssdwear.model.errors import SsdwearError, StoreError
 from ssdwear.model.records import LastLook, ResetRecord, Sample
 
+from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
+from .migrations import MIGRATIONS
+
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
 BUSY_TIMEOUT_MS = 30_000
-DB_MODE = 0o640
 # Two samples of one drive in the same millisecond are both kept by moving the later one on a millisecond;
 # a collision that persists this long is not a collision but a damaged index.
 MAX_SAME_TIME_RETRIES = 1000
-_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 class MissingStore(StoreError):
@@ -45,85 +30,6 @@ class MissingStore(StoreError):
 
 class SampleRejected(Exception):
     "One drive's sample could not be stored (its values do not fit); the other drives' samples are kept."
-
-
-def store_error(path: Path, exc: BaseException, doing: str) -> StoreError:
-    """One line saying what went wrong with the database and what to do about it."""
-    text = str(exc)
-    lower = text.lower()
-    if "malformed" in lower or "not a database" in lower or "corrupt" in lower or isinstance(
-            exc, sqlite3.IntegrityError):
-        return StoreError(f"history database {path} is damaged ({text}, while {doing}); it was left untouched: "
-                          f"recover it with 'sqlite3 {path} .recover | sqlite3 {path}.recovered' and move the "
-                          "recovered file into place, or move the damaged file aside (ssdwear then starts a new one)")
-    if "full" in lower:
-        return StoreError(f"cannot write to {path} ({text}) while {doing}: free some space on its file system "
-                          "or use a file elsewhere")
-    if "readonly" in lower or "read-only" in lower:
-        return StoreError(f"cannot write to {path} ({text}): the file or its directory is read-only; use a "
-                          "writable file")
-    return StoreError(f"history database {path}: {text} while {doing}")
-
-Migration = Callable[[sqlite3.Connection], None]
-MIGRATIONS: list[tuple[str, Migration]] = []
-
-
-def migration(fn: Migration) -> Migration:
-    MIGRATIONS.append((fn.__name__, fn))
-    return fn
-
-
-def _run_script(db: sqlite3.Connection, script: str) -> None:
-    """Execute statements one by one (executescript would COMMIT the migration's transaction)."""
-    statement = ""
-    for line in script.splitlines(keepends=True):
-        statement += line
-        if sqlite3.complete_statement(statement):
-            db.execute(statement)
-            statement = ""
-    if statement.strip():
-        db.execute(statement)
-
-
-@migration
-def m001_initial(db: sqlite3.Connection) -> None:
-    _run_script(
-        db,
-        """
-        CREATE TABLE drives (
-            id INTEGER PRIMARY KEY,
-            key TEXT NOT NULL UNIQUE,          -- 'model|serial', or 'wwn:<hex>' when the serial is unknown
-            model TEXT, serial TEXT, wwn TEXT, interface TEXT,
-            first_seen INTEGER NOT NULL,       -- unix milliseconds
-            last_seen INTEGER NOT NULL
-        );
-        CREATE TABLE sources (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-        CREATE TABLE samples (
-            drive_id INTEGER NOT NULL REFERENCES drives(id),
-            t INTEGER NOT NULL,                -- unix milliseconds (UTC)
-            poh REAL,                          -- power-on hours
-            used REAL,                         -- lifetime wear used, percent
-            used_src INTEGER REFERENCES sources(id),
-            host_w INTEGER, host_r INTEGER, nand_w INTEGER,   -- bytes
-            e2 INTEGER, e3 INTEGER, e4 INTEGER,               -- Intel timed workload raw values
-            spare INTEGER, media_err INTEGER,
-            PRIMARY KEY (drive_id, t)
-        ) WITHOUT ROWID;
-        CREATE TABLE devices (                 -- which drive was last seen behind a device path
-            device TEXT PRIMARY KEY,
-            drive_id INTEGER NOT NULL REFERENCES drives(id),
-            seen INTEGER NOT NULL
-        );
-        CREATE TABLE resets (                  -- ssdwear's own resets of the timed-workload timer
-            drive_id INTEGER NOT NULL REFERENCES drives(id),
-            t INTEGER NOT NULL,
-            device TEXT,
-            poh REAL,
-            baseline TEXT NOT NULL,            -- JSON: the drive's report just before the reset
-            PRIMARY KEY (drive_id, t)
-        );
-        """
-    )
 
 
 def _ms(when: datetime) -> int:
@@ -151,22 +57,22 @@ class Store:
         """Open (and with `create`, create) the database. Without `write` nothing is written to the file: no
         migration and no journal switch, so a read-only command never changes a database."""
         path = Path(path)
-        before = _lstat(path)
+        before = lstat(path)
         if before is None and not create:
             raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it)")
-        _check_trusted(path)  # before anything is created or read: a refused path leaves no trace
+        check_trusted_path(path)  # before anything is created or read: a refused path leaves no trace
         if before is None:
-            before = _create(path)
+            before = create_file(path)
         else:
-            _check_existing(path, before)
-        _check_trusted(path)  # again, now that the file is there
-        _check_side_files(path, before)
+            check_existing(path, before)
+        check_trusted_path(path)  # again, now that the file is there
+        check_side_files(path, before)
         try:
             db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
         except (sqlite3.DatabaseError, OSError) as exc:
             raise StoreError(f"cannot open history database {path}: {exc}") from None
-        after = _lstat(path)
+        after = lstat(path)
         if after is None or (after.st_dev, after.st_ino) != (before.st_dev, before.st_ino):
             db.close()
             raise StoreError(f"history database {path} was replaced while ssdwear opened it; not used")
@@ -479,106 +385,3 @@ class Store:
         return matches[0]
 
 
-def _lstat(path: Path) -> Optional[os.stat_result]:
-    try:
-        return os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except OSError as exc:
-        raise StoreError(f"cannot look at history database {path}: {exc.strerror}") from None
-    except ValueError:  # a NUL byte in the name (a config's `db:`)
-        raise StoreError(f"history database {str(path)!r}: the name contains a NUL byte") from None
-
-
-def _check_trusted(path: Path) -> None:
-    """As root: the database, the way to it, and a directory only root can write (trust.py)."""
-    from .trust import UntrustedFile, check_trusted
-
-    try:
-        check_trusted(path, "history database", "chown root and chmod go-w it and its directory, or use another file",
-                      private_dir=True)
-    except UntrustedFile as exc:
-        raise StoreError(str(exc)) from None
-
-
-def _check_side_files(path: Path, db: os.stat_result) -> None:
-    """SQLite plays a -journal (or -wal) found beside the database back into it, even for a reader: each that is
-    there must be a regular file of the database's owner (as root: root's alone), never a link."""
-    from ssdwear.model.process import is_root
-    from ssdwear.trust import owner_name, ownership_problem
-
-    for suffix in _SIDE_FILES:
-        side = Path(f"{path}{suffix}")
-        st = _lstat(side)
-        if st is None:
-            continue
-        if stat.S_ISLNK(st.st_mode):
-            raise StoreError(f"{side} is a symbolic link; ssdwear does not follow links beside its database: remove "
-                             "it, or use another file")
-        problem = None
-        if not stat.S_ISREG(st.st_mode):
-            problem = "is not a regular file"
-        elif st.st_uid != db.st_uid:
-            problem = f"is owned by {owner_name(st.st_uid)}, not by the database's owner ({owner_name(db.st_uid)})"
-        elif is_root() and ownership_problem(st, False):
-            problem = f"is {ownership_problem(st, False)}"
-        if problem is not None:
-            raise StoreError(f"{side} {problem}: SQLite would play it back into {path}, so both were left alone; "
-                             "remove it after a look, or keep the database in a directory only root can write")
-
-
-def _create(path: Path) -> os.stat_result:
-    """A new, empty database file that is certainly ours, in directories made without following a link
-    (trust.open_directory); the file is made with O_CREAT|O_EXCL|O_NOFOLLOW, which fails on anything already
-    there (a link)."""
-    from .trust import UntrustedFile, open_directory
-
-    try:
-        fd = open_directory(path.parent)
-    except UntrustedFile as exc:
-        raise StoreError(f"{exc} (made by someone else meanwhile, on the way to {path})") from None
-    except OSError as exc:
-        raise StoreError(f"cannot create {exc.filename or path.parent} for {path}: {exc.strerror}") from None
-    try:
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        try:
-            new = os.open(path.name, flags, DB_MODE, dir_fd=fd)
-        except FileExistsError:  # another process created it meanwhile: use theirs, with the same checks
-            st = _lstat(path)
-            if st is None:
-                raise StoreError(f"history database {path} appeared and vanished while ssdwear created it") from None
-            _check_existing(path, st)
-            return st
-        except OSError as exc:
-            raise StoreError(f"cannot create history database {path}: {exc.strerror}") from None
-        try:
-            return os.fstat(new)
-        finally:
-            os.close(new)
-    finally:
-        os.close(fd)
-
-
-def _check_existing(path: Path, st: os.stat_result) -> None:
-    if stat.S_ISLNK(st.st_mode):
-        raise StoreError(f"history database {path} is a symbolic link; ssdwear does not follow links for its "
-                         "database (a planted link could make it overwrite another file): name the real file")
-    if stat.S_ISDIR(st.st_mode):
-        raise StoreError(f"history database {path} is a directory, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise StoreError(f"history database {path} is not a regular file")
-    _check_header(path)
-
-
-def _check_header(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as handle:
-            header = handle.read(100)
-    except OSError as exc:
-        raise StoreError(f"cannot read history database {path}: {exc.strerror}") from None
-    if not header:
-        return  # an empty file (touch) is a fresh database
-    if not header.startswith(b"SQLite format 3\x00"):
-        raise StoreError(f"{path} is not an SQLite database (corrupt, or another kind of file); it was left "
-                         "untouched: move it away or use another file")

@@ -1,0 +1,68 @@
+"""The schema, as append-only named migrations: a database records the ones it has had (ssdwear_migrations), a new
+one is appended here and never edited once released."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[tuple[str, Migration]] = []
+
+
+def migration(fn: Migration) -> Migration:
+    MIGRATIONS.append((fn.__name__, fn))
+    return fn
+
+
+def _run_script(db: sqlite3.Connection, script: str) -> None:
+    """Execute statements one by one (executescript would COMMIT the migration's transaction)."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+    if statement.strip():
+        db.execute(statement)
+
+
+@migration
+def m001_initial(db: sqlite3.Connection) -> None:
+    _run_script(
+        db,
+        """
+        CREATE TABLE drives (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,          -- 'model|serial', or 'wwn:<hex>' when the serial is unknown
+            model TEXT, serial TEXT, wwn TEXT, interface TEXT,
+            first_seen INTEGER NOT NULL,       -- unix milliseconds
+            last_seen INTEGER NOT NULL
+        );
+        CREATE TABLE sources (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+        CREATE TABLE samples (
+            drive_id INTEGER NOT NULL REFERENCES drives(id),
+            t INTEGER NOT NULL,                -- unix milliseconds (UTC)
+            poh REAL,                          -- power-on hours
+            used REAL,                         -- lifetime wear used, percent
+            used_src INTEGER REFERENCES sources(id),
+            host_w INTEGER, host_r INTEGER, nand_w INTEGER,   -- bytes
+            e2 INTEGER, e3 INTEGER, e4 INTEGER,               -- Intel timed workload raw values
+            spare INTEGER, media_err INTEGER,
+            PRIMARY KEY (drive_id, t)
+        ) WITHOUT ROWID;
+        CREATE TABLE devices (                 -- which drive was last seen behind a device path
+            device TEXT PRIMARY KEY,
+            drive_id INTEGER NOT NULL REFERENCES drives(id),
+            seen INTEGER NOT NULL
+        );
+        CREATE TABLE resets (                  -- ssdwear's own resets of the timed-workload timer
+            drive_id INTEGER NOT NULL REFERENCES drives(id),
+            t INTEGER NOT NULL,
+            device TEXT,
+            poh REAL,
+            baseline TEXT NOT NULL,            -- JSON: the drive's report just before the reset
+            PRIMARY KEY (drive_id, t)
+        );
+        """
+    )
