@@ -87,7 +87,7 @@ def _final_sample_shape() -> dict[int, Any]:
     from fleet import make_machine
 
     from ssdwear.assess import report as assess
-    from ssdwear.session import sample_of
+    from ssdwear.run.session import sample_of
     from ssdwear.smartctl.calls import read_drive
     from ssdwear.smartctl.replay import ReplayRunner
 

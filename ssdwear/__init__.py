@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from .model.version import __version__
 
 _EXPORTS = {
-    "read_drives": "api", "analyze_files": "api", "parse_output": "api",
+    "read_drives": "run.api", "analyze_files": "run.api", "parse_output": "run.api",
     "DriveReport": "model.records", "Projection": "model.records", "Window": "model.records", "Writes": "model.records",
     "Health": "model.records", "UsedSource": "model.records", "Trend": "model.records", "Snapshot": "model.records",
     "SsdwearError": "model.errors", "ParseError": "model.errors", "DriveError": "model.errors",
@@ -37,9 +37,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .api import analyze_files, parse_output, read_drives
     from .model.errors import DriveError, ParseError, SsdwearError, UsageError
     from .model.records import DriveReport, Health, Projection, Snapshot, Trend, UsedSource, Window, Writes
+    from .run.api import analyze_files, parse_output, read_drives
 
 
 def __getattr__(name: str) -> Any:

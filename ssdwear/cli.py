@@ -33,9 +33,8 @@ if TYPE_CHECKING:
     from ssdwear.host.config import Config
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
+    from ssdwear.run.session import Session
     from ssdwear.smartctl.runner import Runner
-
-    from .session import Session
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
@@ -82,7 +81,7 @@ class App:
     def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Session:
         from dataclasses import replace
 
-        from .session import Session, runner_for
+        from ssdwear.run.session import Session, runner_for
 
         cfg = self.config()
         overrides: dict[str, Any] = {}

@@ -363,7 +363,7 @@ class _Progress:
         self.tasks: dict[str, Any] = {}
 
     def show(self, poll: Any, duration: float) -> None:
-        from .measure import wait_text
+        from ssdwear.run.measure import wait_text
 
         for device, state in poll.states:
             if device not in self.tasks:

@@ -30,9 +30,9 @@ def test_the_one_liner_from_a_fresh_interpreter() -> None:
 
 
 def test_import_is_cheap_and_names_load_on_first_use() -> None:
-    code = ("import sys, ssdwear; heavy = [m for m in ('click', 'rich', 'yaml', 'sqlite3', 'ssdwear.api', "
-            "'ssdwear.smartctl.parse', 'ssdwear.session') if m in sys.modules]; print(heavy); ssdwear.read_drives; "
-            "print('ssdwear.api' in sys.modules)")
+    code = ("import sys, ssdwear; heavy = [m for m in ('click', 'rich', 'yaml', 'sqlite3', 'ssdwear.run.api', "
+            "'ssdwear.smartctl.parse', 'ssdwear.run.session') if m in sys.modules]; print(heavy); ssdwear.read_drives; "
+            "print('ssdwear.run.api' in sys.modules)")
     assert _python(code) == "[]\nTrue\n"
 
 

@@ -14,7 +14,7 @@ from ssdwear.assess.status import status_rows
 from ssdwear.host.config import Config
 from ssdwear.host.store.queries import Store
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Sample, drive_key
-from ssdwear.session import Session
+from ssdwear.run.session import Session
 
 NOW = datetime(2026, 11, 1, tzinfo=timezone.utc)
 YEAR = timedelta(days=365)

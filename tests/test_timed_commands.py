@@ -21,7 +21,7 @@ from conftest import FIXTURES, ROOT
 from ssdwear import render
 from ssdwear.cli import App, cli
 from ssdwear.host.store.queries import Store
-from ssdwear.measure import Poll
+from ssdwear.run.measure import Poll
 from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)

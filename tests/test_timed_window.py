@@ -20,9 +20,9 @@ from ssdwear.assess.report import assess
 from ssdwear.assess.status import status_row
 from ssdwear.cli import App, cli
 from ssdwear.drives import vendors
-from ssdwear.measure import drive_state
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot
+from ssdwear.run.measure import drive_state
 from ssdwear.run.saved import load
 from ssdwear.smartctl.replay import ReplayRunner
 

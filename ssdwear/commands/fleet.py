@@ -45,8 +45,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from ssdwear.model.records import DriveReport
-
-    from ..session import Session
+    from ssdwear.run.session import Session
 
 
 @cli.command()

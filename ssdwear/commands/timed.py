@@ -39,7 +39,7 @@ from ..cli import (
 )
 
 if TYPE_CHECKING:
-    from ..session import Session, StartResult
+    from ssdwear.run.session import Session, StartResult
 
 
 def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: Optional[str], all_: bool,
@@ -148,7 +148,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
     Example:
       ssdwear measure /dev/sda --for 60m --represents 1d
     """
-    from .. import measure as measure_mod
+    from ssdwear.run import measure as measure_mod
 
     no_fallback(app, "measure")
     from ssdwear.assess.timed_window import REPRESENTS_SLACK
