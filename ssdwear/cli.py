@@ -26,8 +26,7 @@ from ssdwear.host.platforms import facts
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.version import __version__
-
-from .streams import write
+from ssdwear.render.streams import write
 
 if TYPE_CHECKING:
     from ssdwear.host.config import Config
@@ -316,37 +315,38 @@ def main() -> None:
 
 
 def envelope(app: App, origin: str, **payload: Any) -> dict[str, Any]:
-    from .serialize import envelope as make
+    from ssdwear.render.documents import envelope as make
 
     return make(origin, app.clock().isoformat(timespec="seconds"), __version__, payload)
 
 
 def emit_doc(doc: dict[str, Any], fmt: str) -> None:
     """A JSON or YAML document on stdout: ASCII (with the format's escapes) unless stdout is UTF-8."""
-    from . import render
-    from .streams import unicode_ok
+    from ssdwear.render.documents import to_json, to_yaml
+    from ssdwear.render.streams import unicode_ok
 
     ascii_only = not unicode_ok()
-    write(render.to_json(doc, ascii_only) if fmt == "json" else render.to_yaml(doc, ascii_only), nl=False)
+    write(to_json(doc, ascii_only) if fmt == "json" else to_yaml(doc, ascii_only), nl=False)
 
 
 def console_print(renderable: Any) -> None:
-    from . import render
+    from ssdwear.render.layout import console
 
-    render.console().print(renderable)
+    console().print(renderable)
 
 
 def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
                  volumes: Sequence[RaidVolume] = ()) -> None:
-    from . import render
+    from ssdwear.render.layout import tables_wanted, width
+    from ssdwear.render.report import report_view
 
     if fmt == "prometheus":
-        from .prometheus import exposition
-        from .streams import write_utf8
+        from ssdwear.render.prometheus import exposition
+        from ssdwear.render.streams import write_utf8
 
         write_utf8(exposition(reports, app.clock().timestamp()))
     elif fmt == "table":
-        console_print(render.report_view(reports, render.width(), volumes, render.tables_wanted()))
+        console_print(report_view(reports, width(), volumes, tables_wanted()))
     else:
         from ssdwear.model.schema import drive_dict
 

@@ -15,13 +15,13 @@ import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
-from ssdwear import render
 from ssdwear.assess.nagios import OK, evaluate
 from ssdwear.assess.report import assess
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
 from ssdwear.assess.verdict import judge
 from ssdwear.cli import cli
 from ssdwear.model.errors import ParseError
+from ssdwear.render.report import years_left, years_new
 from ssdwear.smartctl.parse import parse_output
 
 EDITED = FIXTURES / "edited"
@@ -235,7 +235,7 @@ def test_no_projection_prints_years_under_0_1_or_over_100_without_a_bound() -> N
         verdict = judge(report)
         said = [m.group(1) for text in (*verdict.reasons, *verdict.facts, evaluate([report], DEFAULT_THRESHOLDS)[1])
                 for m in _YEARS_SAID.finditer(text)]  # '36.8 years left, 18.7 at the pessimistic end', check's
-        texts = [render.years_left(p), render.years_new(p), *said] + ([p.trend.text] if p.trend else [])
+        texts = [years_left(p), years_new(p), *said] + ([p.trend.text] if p.trend else [])
         for figure in (x for text in texts for x in unbounded(text)):
             assert 0.1 <= figure <= 100 or (figure == 0 and used_up), (path.name, texts)
         checked += 1
@@ -254,7 +254,7 @@ def test_years_beyond_the_data_are_a_bound_in_text_and_exact_in_json() -> None:
     assert "> 100 years at the pessimistic end" in out.splitlines()[0]
     worn = assess(parse_output(
         (CORPUS / "linuxhw-EnterpriseDrive__crucial-ct1000mx500ssd1__2.txt").read_bytes(), "mx500"))
-    assert render.years_left(worn.projection) == "0.2 (< 0.1-2.5)"  # 91 % used: a pessimistic end of days
+    assert years_left(worn.projection) == "0.2 (< 0.1-2.5)"  # 91 % used: a pessimistic end of days
 
 
 # ------------------------------------------------------------------------------------------------

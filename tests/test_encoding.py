@@ -109,7 +109,7 @@ def test_utf8_output_is_unchanged(machine: Path) -> None:
 
 def test_every_character_ssdwear_prints_has_an_ascii_spelling() -> None:
     """What ssdwear itself writes beyond ASCII (its sources and its catalogue) reads as ASCII, never as escapes."""
-    from ssdwear.streams import ASCII_SPELLINGS, fit
+    from ssdwear.render.streams import ASCII_SPELLINGS, fit
 
     package = ROOT / "ssdwear"
     text = "".join(p.read_text(encoding="utf-8") for p in [*package.rglob("*.py"), package / "drives" / "ratings.yaml"])

@@ -17,7 +17,7 @@ from conftest import CORPUS, FIXTURES
 
 from ssdwear.cli import App, cli
 from ssdwear.host.store.queries import Store
-from ssdwear.render import sparkline_chart
+from ssdwear.render.history import sparkline_chart
 from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
@@ -64,13 +64,13 @@ def test_no_figure_or_model_is_ever_split_across_lines(folder: str) -> None:
     """Issue 17.18: wrapping split a model name, '(ata, ssd)', '31 % reads', '(1/1024 %)' or '18.7 (17.5-20.0)'
     across lines (at 90-100 columns, in table cells and in the lines under the table)."""
     import ssdwear
-    from ssdwear import render
+    from ssdwear.render.report import _kind, fmt_used, fmt_window, years_left, years_new
 
     reports = [r for r in ssdwear.read_drives(replay=str(FIXTURES / folder), represents="1d") if not r.error]
     phrases: set[str] = set()
     for r in reports:
-        phrases |= {f"({render._kind(r)})", render.fmt_used(r), render.years_left(r.projection),
-                    render.years_new(r.projection), *render.fmt_window(r.window).split(", ")}
+        phrases |= {f"({_kind(r)})", fmt_used(r), years_left(r.projection),
+                    years_new(r.projection), *fmt_window(r.window).split(", ")}
         if r.model and len(r.model) <= 30:
             phrases.add(r.model)
     phrases.discard("-")

@@ -17,7 +17,7 @@ from conftest import FIXTURES, ROOT
 from tools import require, scrape_textfile
 
 from ssdwear.cli import App, cli
-from ssdwear.prometheus import METRICS
+from ssdwear.render.prometheus import METRICS
 from ssdwear.smartctl.replay import ReplayRunner
 
 DASHBOARD = ROOT / "contrib" / "grafana" / "ssdwear.json"

@@ -11,7 +11,7 @@ from conftest import FIXTURES, ROOT
 from tools import require, scrape_textfile
 
 from ssdwear.cli import App, cli
-from ssdwear.prometheus import METRICS, exposition
+from ssdwear.render.prometheus import METRICS, exposition
 from ssdwear.smartctl.replay import ReplayRunner
 
 RULES = ROOT / "contrib" / "prometheus"

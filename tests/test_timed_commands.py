@@ -18,9 +18,9 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear import render
 from ssdwear.cli import App, cli
 from ssdwear.host.store.queries import Store
+from ssdwear.render import timed as render
 from ssdwear.run.measure import Poll
 from ssdwear.smartctl.replay import ReplayRunner
 

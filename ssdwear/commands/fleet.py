@@ -11,6 +11,7 @@ import click
 
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import RaidVolume
+from ssdwear.render.streams import write
 
 from ..cli import (
     EXIT_CANNOT_JUDGE,
@@ -38,7 +39,6 @@ from ..cli import (
     represents_option,
     say,
 )
-from ..streams import write
 
 if TYPE_CHECKING:
     from ssdwear.model.units import Limits
@@ -93,7 +93,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
 
 def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float) -> bool:
     """DIR/ssdwear.prom; False (with one warning) when it cannot be written."""
-    from ..prometheus import exposition, write_textfile
+    from ssdwear.render.prometheus import exposition, write_textfile
 
     if not directory.is_dir():
         why = "is not a directory" if directory.exists() else "does not exist"
@@ -213,8 +213,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     """
     from ssdwear.assess.verdict import RETIRE, UNKNOWN, WATCH, judge
     from ssdwear.host.paths import classify
-
-    from .. import render
+    from ssdwear.render.report import verdict_text
 
     if classify(target)[0] in ("file", "missing-file"):  # a saved output; the reading says what is wrong with it
         from ssdwear.run.saved import analyze_files
@@ -241,7 +240,7 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     drive = reports[0]
     verdict = judge(drive, thresholds)
     if fmt == "table":
-        write(render.verdict_text(verdict, drive))
+        write(verdict_text(verdict, drive))
     else:
         from ssdwear.model.schema import drive_dict
 

@@ -170,9 +170,10 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if fmt == "table":
-        from .. import render
+        from ssdwear.render.layout import width
+        from ssdwear.render.plan import plan_view
 
-        console_print(render.plan_view(result, render.width()))
+        console_print(plan_view(result, width()))
     else:
         emit_doc(envelope(app, origin, **plan_mod.plan_dict(result)), fmt)
     sys.exit(EXIT_OK if result.met else EXIT_ERROR)

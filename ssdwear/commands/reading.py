@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import click
 
 from ssdwear.model.errors import UsageError
+from ssdwear.render.streams import write
 
 from ..cli import (
     DURATION,
@@ -34,7 +35,6 @@ from ..cli import (
     represents_option,
     say,
 )
-from ..streams import write
 
 if TYPE_CHECKING:
     pass
@@ -110,9 +110,10 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
     finally:
         session.close()
     if fmt == "table":
-        from .. import render
+        from ssdwear.render.layout import width
+        from ssdwear.render.timed import status_view
 
-        console_print(render.status_view(rows, render.width()))
+        console_print(status_view(rows, width()))
     else:
         emit_doc(envelope(app, session.origin, drives=[row.to_dict() for row in rows]), fmt)
     sys.exit(finish(rows, session, fmt))
@@ -180,8 +181,8 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
 
     from ssdwear.assess.history import clock_warning
     from ssdwear.host.store.queries import Store
-
-    from .. import render
+    from ssdwear.render.documents import samples_csv
+    from ssdwear.render.history import history_chart
 
     path = app.db_path(app.config())
     if path is None:
@@ -200,25 +201,27 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     if drive is None:
         _drive_list(app, f"history:{path}", drives, fmt)
     elif fmt == "csv":
-        write(render.samples_csv(series), nl=False)
+        write(samples_csv(series), nl=False)
     elif fmt == "table":
-        console_print(render.history_chart(found, series))
+        console_print(history_chart(found, series))
     else:
-        from ..serialize import samples_doc
+        from ssdwear.render.documents import samples_doc
 
         emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
 
 
 def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -> None:
-    from .. import render
+    from ssdwear.render.documents import drive_list_csv, drive_list_doc
+    from ssdwear.render.history import drive_list_view
+    from ssdwear.render.layout import width
 
     if fmt == "csv":
-        write(render.drive_list_csv(drives), nl=False)
+        write(drive_list_csv(drives), nl=False)
     elif fmt == "table":
         if drives:
-            console_print(render.drive_list_view(drives, render.width()))
+            console_print(drive_list_view(drives, width()))
     else:
-        emit_doc(envelope(app, origin, drives=render.drive_list_doc(drives)), fmt)
+        emit_doc(envelope(app, origin, drives=drive_list_doc(drives)), fmt)
     if not drives:
         fail(f"no drive in {origin.split(':', 1)[1]} yet: ssdwear sample records the drives it reads")
 
@@ -255,10 +258,11 @@ def scan(app: App, fmt: str) -> None:
         session, found = find_devices(app, first, [], None)
         session.close()
     if fmt == "table":
-        from .. import render
+        from ssdwear.render.layout import width
+        from ssdwear.render.scan import scan_view
 
         if found:
-            console_print(render.scan_view(found, render.width()))
+            console_print(scan_view(found, width()))
     else:
         emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
     for message in session.warnings:

@@ -111,9 +111,10 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
     with opened(app) as session:
         results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force, every=all_)
     if fmt == "table":
-        from .. import render
+        from ssdwear.render.layout import width
+        from ssdwear.render.timed import start_view
 
-        console_print(render.start_view(results, render.width()))
+        console_print(start_view(results, width()))
     else:
         emit_doc(_start_results_doc(app, session, results), fmt)
     sys.exit(start_exit(results, session, printed=fmt == "table"))
@@ -166,10 +167,10 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
                 say(f"{r.where}: {r.message}")
         if not started or session.interrupted is not None:
             sys.exit(start_exit(results, session, printed=True))
-        from .. import render
+        from ssdwear.render.timed import progress
 
         terminal, printed_at = sys.stderr.isatty(), None
-        with render.progress(enabled=terminal) as bar:
+        with progress(enabled=terminal) as bar:
             last = None
             for last in measure_mod.poll(session, started, duration, poll, app.sleep, app.monotonic):
                 if terminal:

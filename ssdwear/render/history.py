@@ -1,0 +1,105 @@
+"""`history` for people: the drives a history holds, and one drive's samples as plain-text charts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from ssdwear.model.units import human_minutes
+
+from .layout import grid, labelled, tables_wanted
+
+
+def drive_list_view(drives: Sequence[dict[str, Any]], columns: int) -> Any:
+    """`ssdwear history` without a drive: one line (a table row where it fits) per drive held."""
+    from rich.console import Group
+    from rich.text import Text
+
+    def when(t: Any) -> str:
+        return "-" if t is None else f"{t:%Y-%m-%d %H:%M}"
+
+    header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
+              ("First (UTC)", "left"), ("Last (UTC)", "left"), ("Span", "right"))
+    rows = [(d["serial"] or f"wwn {d['wwn']}", d["model"] or "?", d["device"] or "-", f"{d['samples']:,}",
+             when(d["first"]), when(d["last"]),
+             human_minutes(None if d["first"] is None else (d["last"] - d["first"]).total_seconds() / 60))
+            for d in drives]
+    table = grid(header, rows, columns) if tables_wanted() else None
+    if table is not None:
+        return table
+    parts: list[Any] = []
+    for row in rows:
+        parts.append(Text(f"{row[0]}  {row[1]}", style="bold"))
+        for (label, _), value in zip(header[2:], row[2:], strict=True):
+            parts += labelled(label.lower(), value, columns)
+    return Group(*parts)
+
+
+def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: int = 60, height: int = 8,
+                    fmt: str = "{:.4g}") -> list[str]:
+    """A plain-text chart: time on x (oldest left), value on y, one column per time bucket.
+
+    Every sample is drawn, the lowest as one row; a flat series is one row across; labels give the range.
+    """
+    if not points:
+        return [f"{title}: no data"]
+    t0, t1 = points[0][0], points[-1][0]
+    columns: list[Optional[float]] = [None] * width
+    for t, v in points:
+        i = 0 if t1 == t0 else min(width - 1, int((t - t0) / (t1 - t0) * (width - 1)))
+        columns[i] = v
+    values = [v for v in columns if v is not None]
+    lo, hi = min(values), max(values)
+    span = hi - lo
+
+    def bar(v: float) -> int:  # rows drawn for a value: 1 for the lowest, `height` for the highest
+        return 1 if span == 0 else 1 + round((v - lo) / span * (height - 1))
+
+    heights = [None if v is None else bar(v) for v in columns]
+    rows = []
+    for level in range(height, 0, -1):
+        cells = "".join(" " if h is None else ("█" if h >= level else " ") for h in heights)
+        label = fmt.format(hi) if level == height else fmt.format(lo) if level == 1 else ""
+        rows.append(f"{label:>10} │{cells}")
+    rows.append(f"{'':>10} └{'─' * width}")
+    return [title, *rows]
+
+
+def time_axis(points: Sequence[tuple[float, float]], width: int = 60) -> list[str]:
+    """The line under a sparkline chart of (unix time, value) points: the time of its first column at the left,
+    of its last at the right and of the middle one between, where they fit (UTC)."""
+    from datetime import datetime, timezone
+
+    if not points:
+        return []
+    t0, t1 = points[0][0], points[-1][0]
+    cells = [" "] * width
+
+    def put(column: int, t: float, align: str) -> None:
+        text = f"{datetime.fromtimestamp(t, tz=timezone.utc):%Y-%m-%d %H:%M}"
+        start = column if align == "<" else column - len(text) + 1 if align == ">" else column - len(text) // 2
+        start = max(0, min(width - len(text), start))
+        cells[start:start + len(text)] = text
+
+    put(0, t0, "<")
+    if t1 > t0 and width >= 34:
+        put(width - 1, t1, ">")
+        if width >= 52:
+            put((width - 1) // 2, t0 + (t1 - t0) / 2, "^")
+    return [f"{'UTC':>10}  {''.join(cells).rstrip()}"]
+
+
+def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
+    if not series:
+        return f"{drive['model']} [{drive['serial']}]: no samples in this period"
+    first, last = series[0].at, series[-1].at
+    stamp = [(s.at.timestamp(), s) for s in series]
+    lines = [f"{drive['model']} [{drive['serial'] or drive['wwn']}]: {len(series)} "
+             f"sample{'s' if len(series) != 1 else ''} from "
+             f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
+    used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]
+    lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %") + time_axis(used)
+    lines.append("")
+    written = [(t, s.host_bytes_written / 1e12) for t, s in stamp if s.host_bytes_written is not None]
+    lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB") + time_axis(written)
+    return "\n".join(lines)

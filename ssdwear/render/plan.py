@@ -1,0 +1,97 @@
+"""`plan` for people: the workload and what it rests on, the candidates (a table where it fits, else one block
+each), the notes."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ssdwear.model.units import human_bytes, span_text
+
+from .layout import grid, labelled, paragraph, tables_wanted
+
+
+def fmt_range(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+    """Plan's years: '18.7 (17.5-20.0)'; '≥ 11.7' when no wear was seen (no upper bound); '0.1-1.2' over a range
+    rating (no central figure); '-' when unknown."""
+    if central is None:
+        return "-" if low is None else f"≥ {_short(low)}" if high is None else f"{_short(low)}-{_short(high)}"
+    if low is None or high is None:
+        return f"{_short(central)} (≥ {_short(low)})" if low is not None else _short(central)
+    if _short(low) == _short(high):
+        return _short(central)
+    return f"{_short(central)} ({_short(low)}-{_short(high)})"
+
+
+def _short(years: Optional[float]) -> str:
+    if years is None:
+        return "-"
+    if years >= 1000:
+        return f"{years:,.0f}"
+    if years >= 100:
+        return f"{years:.0f}"
+    return f"{years:.1f}"
+
+
+_FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
+
+
+def _margin(c: Any, target: float) -> str:
+    if c.years_low is None:
+        return "-"
+    return f"{c.years_low - target:+.1f}"
+
+
+def _span(low: float, high: float) -> str:
+    """'137-156 GB', '900 GB-1.2 TB'."""
+    return span_text(human_bytes(low), human_bytes(high))
+
+
+def plan_view(result: Any, columns: int) -> Any:
+    """The plan for people: the workload and what it rests on, the candidates (a table where it fits, else one
+    block each), then the notes, each said once with the candidates it concerns."""
+    from rich.console import Group
+    from rich.text import Text
+
+    w, target = result.workload, result.target_years
+    currency = "rated writes" if w.kind == "rated-writes" else "host writes"
+    spread = "" if w.low is None or w.high is None else f" ({_span(w.low, w.high)})"
+    what = {"exact": "exact, as given", "resolution": "range: the counter's resolution",
+            "calibrated": f"range: {(w.interval_level or 0) * 100:g} % prediction interval", "none": "no interval"}
+    parts: list[Any] = []
+    parts += paragraph(f"Workload: {human_bytes(w.bytes_per_day)} a day of {currency}{spread}; "
+                          f"{what[w.interval]}", columns, "bold")
+    parts += paragraph(w.basis, columns)
+    if w.kind == "rated-writes":
+        parts += paragraph("Rated writes are bytes of the rating's own workload that wear a drive as fast: they "
+                              "compare directly with ratings on that workload, only roughly with ratings on others "
+                              "(client or JEDEC enterprise workloads).", columns, "dim")
+    else:
+        parts += paragraph("Host writes are compared with each rating's bytes written; how hard a workload "
+                              "wears a drive per byte (its write amplification) differs from the rating's own "
+                              "workload.", columns, "dim")
+    parts += paragraph(f"Target: {target:g} years; years are judged on the pessimistic bound.", columns)
+    header = (("Candidate", "left"), ("Rated", "right"), ("Years", "right"), (f"Meets {target:g} y", "left"),
+              ("Margin", "right"), ("Warranty", "right"))
+    rows = [(c.name, c.rating_text, fmt_range(c.years, c.years_low, c.years_high), _FIT_WORDS[c.fit],
+             _margin(c, target), f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
+            for c in result.candidates]
+    table = grid(header, rows, columns) if tables_wanted() else None
+    if table is not None:
+        parts.append(table)
+    else:
+        for row in rows:
+            parts.append(Text(row[0], style="bold"))
+            for (label, _), value in zip(header[1:], row[1:], strict=True):
+                parts += labelled(label.lower(), value, columns)
+    parts += paragraph(f"Years: the range in brackets is the workload's; Margin: the pessimistic bound minus "
+                          f"{target:g} years.", columns, "dim")
+    by_note: dict[str, list[str]] = {}
+    for c in result.candidates:
+        for note in c.notes:
+            by_note.setdefault(note, []).append(c.name)
+    for note in result.notes:
+        parts += paragraph(note, columns)
+    for note, names in by_note.items():
+        who = ", ".join(names) if len(names) <= 3 else f"{len(names)} candidates ({', '.join(names[:2])}, ...)"
+        parts += paragraph(f"{who}: {note}", columns, "dim")
+    return Group(*parts)

@@ -1,0 +1,189 @@
+"""The report for people: a table where it fits, else one block per drive (narrow terminals, cron mail), never a
+truncated identity or figure; and retire-check's verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from ssdwear.model.records import DriveReport, Projection, RaidVolume, Window
+from ssdwear.model.units import (
+    MAX_PRINTED_YEARS,
+    MIN_PRINTED_YEARS,
+    fmt_years,
+    human_bytes,
+    human_minutes,
+    percent_text,
+    rate_text,
+)
+
+from .layout import GLUE, grid, labelled, paragraph, wrap_text
+
+
+def intervalwords(p: Projection) -> str:
+    """What the bracketed range means, in words."""
+    if p.interval_level is None:
+        return "range: the counter's resolution"
+    return f"range: {p.interval_level * 100:g} % prediction interval"
+
+
+def legend(reports: Sequence[DriveReport]) -> Optional[str]:
+    """One line under printed projections: what their ranges are, and that years are power-on years."""
+    shown = [r.projection for r in reports if r.projection is not None]
+    if not shown:
+        return None
+    ranges = [f"{level * 100:g} % prediction interval"
+              for level in sorted({p.interval_level for p in shown if p.interval_level is not None})]
+    if any(p.interval_level is None for p in shown):
+        ranges.append("for timed windows the counter's resolution" if ranges else "the counter's resolution")
+    printed = " ".join(years_left(p) + " " + years_new(p) for p in shown)
+    marks = (["≥ x: no upper end"] if "≥" in printed else []) + \
+        ([f"> {MAX_PRINTED_YEARS:g}, < {MIN_PRINTED_YEARS:g}: bounds"] if ">" in printed or "<" in printed else [])
+    return "; ".join([f"Power-on years; brackets: {', '.join(ranges)}", *marks]) + "."
+
+
+def years_left(p: Optional[Projection]) -> str:
+    if p is None or (p.years_remaining is None and p.years_remaining_low is None):
+        return "-"
+    return fmt_years(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
+
+
+def years_new(p: Optional[Projection]) -> str:
+    if p is None:
+        return "-"
+    return fmt_years(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
+
+
+def fmt_used(r: DriveReport) -> str:
+    return "-" if r.used_percent is None else percent_text(r.used_percent, r.used_at_least)
+
+
+def fmt_window(w: Optional[Window]) -> str:
+    if w is None:
+        return "-"
+    if not w.valid:
+        if w.kind != "timed-workload":
+            return "not usable"  # several readings that give no rate: the reason says why
+        if not w.pending:
+            return "not trustworthy"
+        lead = (w.reason or "").split(":", 1)[0]
+        return lead if lead.startswith("not valid") else "not valid yet"
+    parts = [human_minutes(w.minutes)]
+    if w.wear_percent is not None:
+        parts.append(f"{w.wear_percent:.4g} %")
+    if w.host_reads_percent is not None:
+        parts.append(f"{w.host_reads_percent:g} % reads")
+    return ", ".join(parts)
+
+
+def fmt_rate(p: Optional[Projection]) -> str:
+    if p is None or p.percent_per_year is None:
+        return "-"
+    return rate_text(p.percent_per_year)
+
+
+def fmt_written(r: DriveReport) -> str:
+    per_day = r.writes.host_bytes_per_day
+    return human_bytes(r.writes.host_bytes_written) + (f", +{human_bytes(per_day)}/day" if per_day is not None else "")
+
+
+def _identity(r: DriveReport) -> str:
+    """Model and [serial]; a model of up to 30 characters kept on one line (longer ones wrap like words)."""
+    model = r.model.replace(" ", GLUE) if r.model and len(r.model) <= 30 else r.model
+    return " ".join(x for x in (model, r.serial and f"[{r.serial}]") if x) or "?"
+
+
+def _kind(r: DriveReport) -> str:
+    return f"{r.interface}{', ' + r.kind if r.kind != 'unknown' else ''}"
+
+
+def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
+    """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window,
+    the notes and the warnings."""
+    out: list[tuple[str, str, str]] = []
+    p = r.projection
+    if p is not None:
+        out.append(("projection", "dim", f"{p.method}, {intervalwords(p)}: {p.basis}"))
+    if r.window is not None and r.window.reason:
+        out.append(("window", "", r.window.reason))
+    out += [("note", "dim", note) for note in r.notes if r.window is None or note != r.window.reason]
+    out += [("warning", "yellow", warning) for warning in r.warnings]
+    return out
+
+
+_COLUMNS = (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year", "right"), ("Years left", "right"),
+            ("New drive", "right"), ("Written", "right"))
+
+
+def _cells(r: DriveReport) -> tuple[str, ...]:
+    return (f"{_identity(r)}\n{r.where} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
+            years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
+
+
+def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
+    """The report's table, or None when it does not fit in `columns` (see _grid)."""
+    return grid(_COLUMNS, [_cells(r) for r in reports], columns)
+
+
+def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
+    """One block per drive, one figure a line, plain text that wraps (never cuts) at any width: for narrow
+    terminals and for cron mail."""
+    from rich.text import Text
+
+    out: list[Any] = []
+    for r in reports:
+        p = r.projection
+        head = wrap_text(f"{r.where}  {_identity(r)}  ({_kind(r)})", columns, later="  ")
+        out += [Text(line, style="bold") for line in head]
+        figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
+        if r.window is not None:
+            figures.append(("window", fmt_window(r.window)))
+        if p is not None:
+            figures += [("rate", f"{fmt_rate(p)} %/year"), ("years left", years_left(p)),
+                        ("new drive", years_new(p))]
+        for label, value in figures:
+            out += labelled(label, value, columns)
+        for label, style, text in _drive_lines(r):
+            out += labelled(label, text, columns, style)
+        out.append(Text(""))
+    return out
+
+
+def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[RaidVolume] = (),
+                tables: bool = True) -> Any:
+    """The report for people: the table when it fits in `columns`, else one block per drive; the lines about
+    each drive; RAID volumes and the drives that could not be read, each in a section of their own."""
+    from rich.console import Group
+    from rich.text import Text
+
+    readable = [r for r in reports if not r.error]
+    failed = [r for r in reports if r.error]
+    parts: list[Any] = []
+    if readable:
+        table = _table(readable, columns) if tables else None
+        if table is not None:
+            parts.append(table)
+            for r in readable:
+                who = f"{r.where} {r.serial or ''}".strip()
+                for label, style, text in _drive_lines(r):
+                    said = f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}"
+                    parts += [Text(line, style=style) for line in wrap_text(said, columns, later="  ")]
+        else:
+            parts += _blocks(readable, columns)
+        parts += paragraph(key, columns, "dim") if (key := legend(readable)) else []  # what the figures are
+    if volumes:
+        parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
+        for v in volumes:
+            parts += labelled("", f"{v.device}: {v.note}", columns)
+    if failed:
+        parts.append(Text(f"Could not be read ({len(failed)}):", style="bold red"))
+        parts += [Text(f"  {r.where}: {r.error}", style="red") for r in failed]
+    return Group(*parts)
+
+
+def verdict_text(verdict: Any, drive: DriveReport) -> str:
+    who = " ".join(x for x in (drive.model, drive.serial and f"[{drive.serial}]", drive.device) if x)
+    lines = [f"{verdict.level.upper()}: {who}"]
+    lines += [f"  - {reason}" for reason in verdict.reasons]
+    lines += [f"  ok: {fact}" for fact in verdict.facts]
+    return "\n".join(lines + ([f"  ({key})"] if (key := legend([drive])) else []))

@@ -1,0 +1,16 @@
+"""`scan` for people: the drives smartctl can open, with their -d types."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from .layout import grid, tables_wanted
+
+
+def scan_view(found: Sequence[tuple[str, Optional[str]]], columns: int) -> Any:
+    """The drives smartctl can open, with their -d types: a table on a terminal, aligned columns elsewhere."""
+    rows = [(name, dtype or "-") for name, dtype in found]
+    table = grid((("Device", "left"), ("Type", "left")), rows, columns) if tables_wanted() and rows else None
+    wide = max([len("Device"), *(len(name) for name, _ in rows)])
+    return table or "\n".join(f"{name:<{wide}}  {dtype}" for name, dtype in [("Device", "Type"), *rows])

@@ -1,0 +1,79 @@
+"""The timed workload for people: what `start` did to each drive, where `status` finds each window, and `measure`'s
+progress bar."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from ssdwear.model.units import human_minutes
+
+from .layout import console, labelled
+
+
+def start_view(results: Sequence[Any], columns: int) -> Any:
+    """What start did to each drive, one block each (drive strings printed literally)."""
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[Any] = []
+    for r in results:
+        who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
+        style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
+        parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
+        parts += labelled("", r.message, columns)
+    return Group(*parts)
+
+
+def status_view(rows: Sequence[Any], columns: int) -> Any:
+    from rich.console import Group
+    from rich.text import Text
+
+    parts: list[Any] = []
+    for row in rows:
+        who = " ".join(x for x in (row.model, row.serial and f"[{row.serial}]") if x)
+        if row.error:
+            parts.append(Text(f"{row.where}  could not be read", style="red"))
+            parts += labelled("", row.error, columns, "red")
+            continue
+        window = "-" if not row.timed else "65535" if not row.counting else human_minutes(row.e4h_minutes)
+        since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
+        unknown = row.valid is False and not row.counting and row.reset_at is None  # no reset known: no telling when
+        valid = "-" if row.valid is None else "valid" if row.valid else \
+            ("not valid" if unknown else "not valid yet") if row.pending else "not valid"
+        parts.append(Text(f"{row.where}  {who}"))
+        parts += labelled("E4h window", f"{window}, {valid}", columns)
+        parts += labelled("our reset", since if row.reset_at is None else
+                          f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
+        if row.reason:
+            parts += labelled("note", row.reason, columns, "dim")
+    return Group(*parts)
+
+
+class _Progress:
+    """measure's progress bar on stderr (a terminal's): minutes waited of the total, time left, each timer."""
+
+    def __init__(self, enabled: bool) -> None:
+        from rich.progress import BarColumn, Progress, TextColumn
+
+        self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
+                            TextColumn("{task.fields[state]}", markup=False), console=console(stderr=True),
+                            disable=not enabled, transient=False)
+        self.tasks: dict[str, Any] = {}
+
+    def show(self, poll: Any, duration: float) -> None:
+        from ssdwear.run.measure import wait_text
+
+        for device, state in poll.states:
+            if device not in self.tasks:
+                self.tasks[device] = self.bar.add_task(device, total=duration, state="")
+            self.bar.update(self.tasks[device], completed=min(poll.elapsed_minutes, duration),
+                            state=f"{wait_text(poll, duration)}; {state}")
+
+
+@contextmanager
+def progress(enabled: bool) -> Iterator[_Progress]:
+    shown = _Progress(enabled)
+    with shown.bar:
+        yield shown
