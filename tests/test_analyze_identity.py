@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from conftest import CORPUS
 
 import ssdwear
-from ssdwear.cli import cli
+from ssdwear.cli.main import cli
 
 S3510 = "linuxhw-EnterpriseDrive__intel-ssdsc2bb480g6__{}.txt"  # __1, __2: drive E6FE382A0259; __4: 2BC2C9DCF421
 

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES, ROOT
 
 import ssdwear
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 
 INTEL_710 = CORPUS / "linuxhw-EnterpriseDrive__intel-ssdsa2bz200g3__1.txt"
 

@@ -14,7 +14,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.host.paths import classify
 from ssdwear.smartctl.replay import ReplayRunner
 

@@ -12,7 +12,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES, ROOT
 
-from ssdwear.cli import EXIT_CANNOT_JUDGE, App, cli
+from ssdwear.cli.app import EXIT_CANNOT_JUDGE, App
+from ssdwear.cli.main import cli
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 RAID = FIXTURES / "raid"

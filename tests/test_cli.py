@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.smartctl.replay import ReplayRunner
 
 INTEL = FIXTURES / "intel"

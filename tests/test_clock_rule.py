@@ -147,7 +147,8 @@ def test_plan_from_a_serial_ignores_the_row_ahead_with_one_warning(tmp_path: Pat
 
     from click.testing import CliRunner
 
-    from ssdwear.cli import App, cli
+    from ssdwear.cli.app import App
+    from ssdwear.cli.main import cli
 
     db = tmp_path / "h.db"
     store_nvme_history(db)
@@ -167,7 +168,8 @@ def test_plan_from_a_serial_sampled_seconds_apart_takes_the_lifetime_average_of_
 
     from click.testing import CliRunner
 
-    from ssdwear.cli import App, cli
+    from ssdwear.cli.app import App
+    from ssdwear.cli.main import cli
 
     db = tmp_path / "h.db"
     with Store.open(db) as store:

@@ -8,8 +8,8 @@ import pytest
 from conftest import ROOT
 from tools import require
 
-from ssdwear.cli import cli
-from ssdwear.completion import FILES, GENERATORS
+from ssdwear.cli.completion import FILES, GENERATORS
+from ssdwear.cli.main import cli
 
 COMPLETIONS = ROOT / "completions"
 

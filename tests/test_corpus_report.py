@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from conftest import CORPUS, CORPUS_MANIFEST
 from test_corpus_parse import FILES, manifest_rows
 
-from ssdwear.cli import cli
+from ssdwear.cli.main import cli
 
 ROWS = manifest_rows(CORPUS_MANIFEST.read_text(encoding="utf-8"))
 INTEL_ROWS = [r for r in ROWS if r.table.startswith("A.")]

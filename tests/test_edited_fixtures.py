@@ -19,7 +19,7 @@ from ssdwear.assess.nagios import OK, evaluate
 from ssdwear.assess.report import assess
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
 from ssdwear.assess.verdict import judge
-from ssdwear.cli import cli
+from ssdwear.cli.main import cli
 from ssdwear.model.errors import ParseError
 from ssdwear.render.report import years_left, years_new
 from ssdwear.smartctl.parse import parse_output

@@ -15,7 +15,8 @@ import yaml
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.host.store.queries import Store
 from ssdwear.render.history import sparkline_chart
 from ssdwear.smartctl.replay import ReplayRunner

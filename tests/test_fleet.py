@@ -10,7 +10,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.smartctl.replay import ReplayRunner
 
 T0 = datetime(2026, 11, 1, tzinfo=timezone.utc)

@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 
 from ssdwear.assess import plan as plan_mod
 from ssdwear.assess.thresholds import THRESHOLD_NAMES
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.drives.ratings import catalogue
 from ssdwear.model import units
 from ssdwear.wear import rates as wear
@@ -142,7 +143,7 @@ def test_the_threshold_ranges_cover_every_threshold() -> None:
 def test_every_option_with_a_range_states_it_in_its_help() -> None:
     import click
 
-    from ssdwear.cli import Limited
+    from ssdwear.cli.app import Limited
 
     seen = []
     for command in [cli, *cli.commands.values()]:

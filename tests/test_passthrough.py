@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from conftest import FIXTURES
 from tools import scrape_textfile
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.model.records import location
 from ssdwear.smartctl.replay import ReplayRunner
 

@@ -15,7 +15,8 @@ import yaml
 from click.testing import CliRunner
 from conftest import CORPUS, FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.drives.ratings import (
     CATALOGUE_FILE,
     SOURCE_KINDS,

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
 
-from ssdwear.cli import cli
+from ssdwear.cli.main import cli
 from ssdwear.smartctl.replay import fixture_name
 
 DRIVES = 8

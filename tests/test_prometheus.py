@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 from tools import require, scrape_textfile
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.render.prometheus import METRICS, exposition
 from ssdwear.smartctl.replay import ReplayRunner
 

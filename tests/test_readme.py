@@ -22,7 +22,8 @@ PYTHON = re.compile(r"(<!-- python -->\n```python\n(?P<code>.*?)```\n<!-- its ou
 
 
 def render(args: str) -> str:
-    from ssdwear.cli import App, cli
+    from ssdwear.cli.app import App
+    from ssdwear.cli.main import cli
 
     old = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = WIDTH

@@ -23,7 +23,8 @@ from builders import attr, intel
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.drives import vendors
 from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError

@@ -18,7 +18,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.host.store.queries import Store
 from ssdwear.render import timed as render
 from ssdwear.run.measure import Poll

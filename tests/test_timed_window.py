@@ -18,7 +18,8 @@ from conftest import CORPUS, FIXTURES
 from ssdwear.assess.context import Context
 from ssdwear.assess.report import assess
 from ssdwear.assess.status import status_row
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.drives import vendors
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot

@@ -22,7 +22,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.host.runner import SmartctlRunner, locate_nvme
 from ssdwear.host.store.queries import Store
 from ssdwear.host.trust import UntrustedFile

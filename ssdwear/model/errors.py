@@ -1,4 +1,4 @@
-"""Domain errors. Each is raised deep in the core and turned into a one-line message in cli.py.
+"""Domain errors. Each is raised deep in the core and turned into a one-line message in cli/app.py.
 
 The message (str(exc)) says what was wrong and what to do about it.
 """

@@ -11,7 +11,7 @@ import click
 from ssdwear.model.errors import UsageError
 from ssdwear.render.streams import write
 
-from ..cli import (
+from ..app import (
     DURATION,
     EXIT_ERROR,
     EXIT_PARTIAL,

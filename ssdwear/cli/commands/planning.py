@@ -11,7 +11,7 @@ import click
 
 from ssdwear.model.errors import SsdwearError, StoreError, UsageError
 
-from ..cli import (
+from ..app import (
     EXIT_ERROR,
     EXIT_OK,
     App,

@@ -10,7 +10,7 @@ import click
 
 from ssdwear.model.errors import UsageError
 
-from ..cli import (
+from ..app import (
     DURATION,
     EXIT_ERROR,
     EXIT_OK,

@@ -13,7 +13,7 @@ from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import RaidVolume
 from ssdwear.render.streams import write
 
-from ..cli import (
+from ..app import (
     EXIT_CANNOT_JUDGE,
     EXIT_OK,
     EXIT_PARTIAL,

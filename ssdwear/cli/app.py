@@ -1,4 +1,5 @@
-"""The command line: parse options, call the core, render, map errors to messages and exit codes.
+"""The command line's frame: the group and its global options, the App they fill, the helpers every command uses
+(options, output, errors -> messages and exit codes). The commands are in commands/ and main.py assembles them.
 
 Exit codes (documented in the README, pinned by tests):
   0  success                         1  nothing could be done (error message on stderr)
@@ -306,10 +307,6 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(App)
 
 
-def main() -> None:
-    cli(prog_name="ssdwear")
-
-
 # ------------------------------------------------------------------------------------------------
 # Output
 
@@ -463,7 +460,4 @@ def no_fallback(app: App, command: str) -> None:
                          f"{command} acts on this machine's drives")
 
 
-# The commands live in ssdwear/commands/ and register themselves on `cli` when imported.
-from .commands import fleet, planning, reading, timed  # noqa: E402,F401
-
-__all__ = ["App", "cli", "main"]
+__all__ = ["App", "cli"]

@@ -1,1 +1,0 @@
-"""The CLI's commands, by what they are for; each module registers its commands on ssdwear.cli.cli."""
