@@ -53,6 +53,8 @@ def _memory(pid: int) -> tuple[int, int]:
 def main() -> int:
     mode, workers_text, path, *devices = sys.argv[1:]
     workers = int(workers_text)
+    from ssdwear.host.runner import SmartctlRunner  # noqa: F401  imported before the pool starts, as in ssdwear
+    from ssdwear.smartctl.calls import read_drive  # noqa: F401
     items = [(path, d, "sat") for d in devices]
     started = time.monotonic()
     workers_rss = workers_pss = 0

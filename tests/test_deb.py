@@ -112,7 +112,7 @@ def test_the_launcher_runs_the_wheels_entry_point_in_isolated_mode(deb: Path, tm
     subprocess.run(["dpkg-deb", "--extract", str(deb), str(tmp_path)], check=True)
     launcher = (tmp_path / "usr/bin/ssdwear").read_text()
     assert launcher.startswith("#!/usr/bin/python3 -I\n")  # no PYTHONPATH, no user site-packages, not /usr/bin
-    assert 'sys.path.insert(0, "/usr/share/ssdwear")' in launcher and "from ssdwear.cli import main" in launcher
+    assert 'sys.path.insert(0, "/usr/share/ssdwear")' in launcher and "from ssdwear.cli.main import main" in launcher
 
 
 def walk(tops: tuple[str, ...]) -> set[str]:

@@ -16,7 +16,8 @@ import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
 
-from ssdwear.cli import App, cli
+from ssdwear.cli.app import App
+from ssdwear.cli.main import cli
 from ssdwear.host import paths, runner
 from ssdwear.host.platforms import facts
 from ssdwear.model.errors import SmartctlNotFound

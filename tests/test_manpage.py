@@ -13,7 +13,7 @@ import click
 from conftest import ROOT
 from tools import require
 
-from ssdwear.cli import cli
+from ssdwear.cli.main import cli
 
 PAGE = ROOT / "man" / "ssdwear.1"
 GENERATOR = ROOT / "tools" / "make_manpage.py"

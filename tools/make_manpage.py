@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ssdwear import __version__  # noqa: E402
-from ssdwear.cli import cli  # noqa: E402
+from ssdwear.cli.main import cli  # noqa: E402
 from ssdwear.host.platforms import FREEBSD, LINUX  # noqa: E402
 
 PAGE = ROOT / "man" / "ssdwear.1"

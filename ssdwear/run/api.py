@@ -72,7 +72,7 @@ def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Dur
     one report with a rate between them (`each=True`: one report per file). A file that cannot be read is a
     report with `error` set, named by the file, after the others.
     """
-    from ssdwear.run.saved import analyze_files as analyze
+    from .saved import analyze_files as analyze
 
     if isinstance(paths, (str, bytes)):
         raise UsageError("analyze_files takes a list of paths, not one string")
