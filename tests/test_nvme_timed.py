@@ -260,7 +260,7 @@ def test_without_nvme_cli_only_nvme_resets_fail_in_one_line(tmp_path: Path, monk
     def missing() -> str:
         raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli")
 
-    monkeypatch.setattr("ssdwear.run.session.locate_nvme", missing)
+    monkeypatch.setattr("ssdwear.host.runner.locate_nvme", missing)
     result = run(["start", "/dev/nvme0", "-d", "nvme", "--format", "json"],
                  App(runner=ReplayRunner(MACHINE), db=str(tmp_path / "h.db"), clock=lambda: T0))
     (entry,) = json.loads(result.stdout)["results"]

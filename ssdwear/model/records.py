@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Optional
 
-from .schema import drive_dict
-
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
 # Intel's timed-workload media wear counter (E2h) counts 1/1024 of one percent.
@@ -277,6 +275,8 @@ class DriveReport:
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the drive's entry in `ssdwear report --format json` (see the README)."""
+        from .schema import drive_dict  # not needed to start the CLI
+
         return drive_dict(self)
 
     @property

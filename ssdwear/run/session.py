@@ -21,7 +21,6 @@ from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
 from ssdwear.drives import vendors
 from ssdwear.host.config import Config, DeviceSpec
-from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sample, Snapshot, drive_key, location
@@ -31,6 +30,7 @@ from ssdwear.smartctl.runner import Runner
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
+
 def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> Runner:
     """What answers the calls to smartctl (or nvme-cli, `program="nvme"`): the recordings in `replay`, else the
     real program, found and checked as root would need it, with the configured timeout and options."""
@@ -38,10 +38,11 @@ def runner_for(config: Config, replay: Optional[Path] = None, program: str = "sm
         from ssdwear.smartctl.replay import ReplayRunner
 
         return ReplayRunner(replay, program=program)
+    from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl  # live runs only
+
     if program == "nvme":
         return NvmeCliRunner(locate_nvme(), config.smartctl_timeout)
-    return SmartctlRunner(locate_smartctl(config.smartctl), config.smartctl_timeout,
-                                options=config.smartctl_options)
+    return SmartctlRunner(locate_smartctl(config.smartctl), config.smartctl_timeout, options=config.smartctl_options)
 
 
 @dataclass
