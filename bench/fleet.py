@@ -1,7 +1,7 @@
 """Fake machines for the benchmark: N SATA drives cloned from the hand-written recordings in fixtures/intel.
 
 A fake machine is a fixture folder in ssdwear.smartctl.replay's naming (`smartctl <args with / as _>.out` + `.rc`) that
-both `ssdwear --replay DIR` and tests/fake_smartctl.py (through a wrapper script) can answer from:
+both `ssdwear --replay DIR` and tests/support/fake_smartctl.py (through a wrapper script) can answer from:
 
 - `smartctl --scan-open --json=c` listing every drive, and one `--json=c -x -n standby -d sat /dev/sdX` read per
   drive (what ssdwear runs);
@@ -28,7 +28,7 @@ from ssdwear.smartctl.replay import fixture_name
 
 ROOT = Path(__file__).resolve().parents[1]
 INTEL = ROOT / "fixtures" / "intel"
-FAKE_SMARTCTL = ROOT / "tests" / "fake_smartctl.py"
+FAKE_SMARTCTL = ROOT / "tests" / "support" / "fake_smartctl.py"
 TEMPLATES = ("/dev/sda", "/dev/sdb", "/dev/sdc", "/dev/sdd")  # 710, 320, DC S3700, Samsung 860 EVO
 BANNER = ("smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-27-amd64] (local build)\n"
           "Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org\n\n")
@@ -223,7 +223,7 @@ def all_text(doc: dict[str, Any]) -> str:
 
 
 def write_wrapper(path: Path, python: str = sys.executable) -> Path:
-    """A `smartctl` that runs tests/fake_smartctl.py (env: FAKE_SMARTCTL_DIR, _LOG, _SLEEP).
+    """A `smartctl` that runs tests/support/fake_smartctl.py (env: FAKE_SMARTCTL_DIR, _LOG, _SLEEP).
 
     `-S -E`: the fake needs only os/sys/time, so skipping site (and the .pth files of every installed package)
     makes one fake call cost about 8 ms of CPU instead of about 30 ms: closer to the real smartctl, a small C

@@ -7,7 +7,8 @@ grow by one an hour (a server that never sleeps), and Intel drives carry their t
 since manufacture (E4h = power-on minutes, E2h = wear in 1/1024 %).
 
 The database is written with `Store.add_sample` (the first sample of each drive, which registers it) and
-`Store.bulk_insert_samples` (the rest), then cached as bench/out/history-<key>.db with a .json beside it
+`_bulk_insert` (the rest, straight into the samples table),
+then cached as bench/out/history-<key>.db with a .json beside it
 holding the per-drive parameters. The key covers the generator's VERSION, the size and ssdwear's migrations.
 `fixture_states` extends each drive's series to the present, so the replayed readings continue the history
 however old the cache is (a cache older than MAX_AGE_DAYS is regenerated: the report only looks back 30 days).
@@ -144,7 +145,7 @@ def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any
             store.add_sample(key, model, serial, None, shape["interface"], sample(rows[0]), device)
             src = store.db.execute("SELECT id FROM sources WHERE name = ?", (shape["used_source"],)).fetchone()
             src_id = src[0] if src else None
-            store.bulk_insert_samples(key, model, serial, ((r[0], r[1], r[2], src_id, *r[4:]) for r in rows[1:-1]))
+            _bulk_insert(store, key, ((r[0], r[1], r[2], src_id, *r[4:]) for r in rows[1:-1]))
             store.add_sample(key, model, serial, None, shape["interface"], sample(rows[-1]), device)
             del rows
             params.append({**p, "serial": serial, "model": model, "device": device, "key": key})
@@ -216,3 +217,15 @@ def check_serials(meta: dict[str, Any]) -> None:
         if expected != p["serial"]:
             raise RuntimeError(f"cached history serial {p['serial']} != {expected}: rerun with --regenerate")
 
+
+def _bulk_insert(store: Any, key: str, rows: Any) -> None:
+    """Generated history the fast way: raw sample-table rows (without drive_id) for a drive add_sample registered."""
+    (drive_id,) = store.db.execute("SELECT id FROM drives WHERE key = ?", (key,)).fetchone()
+    store.db.execute("BEGIN IMMEDIATE")
+    try:
+        store.db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             ((drive_id, *row) for row in rows))
+        store.db.execute("COMMIT")
+    except BaseException:
+        store.db.execute("ROLLBACK")
+        raise

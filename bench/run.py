@@ -30,12 +30,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Optional
 
+import fleet  # bench/ is the script's directory, first on sys.path
+import history
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-sys.path[:0] = [str(BENCH), str(ROOT)]
-
-import fleet  # noqa: E402
-import history  # noqa: E402
 
 SLEEP = 0.1  # seconds each fake smartctl call takes in the parallel and naive benchmarks
 DRIVES = 64
@@ -242,7 +241,7 @@ def count_calls(ctx: Context, what: str, args: list[str]) -> None:
 
 
 def bench_processes(ctx: Context) -> None:
-    say(f"\n[1] smartctl processes per drive (argv-logging tests/fake_smartctl.py, {DRIVES} drives)")
+    say(f"\n[1] smartctl processes per drive (argv-logging tests/support/fake_smartctl.py, {DRIVES} drives)")
     count_calls(ctx, "report", ["--no-history", "report", "--format", "json"])
     if not has_command(ctx, "sample"):
         say("    sample: `ssdwear sample --help` failed: no sample command yet; skipped")
@@ -315,7 +314,7 @@ def bench_parallel(ctx: Context) -> None:
     floor = statistics.median(bare_parallel_calls(fake, slow, ctx.devices, 64) for _ in range(reps))
     row("parallel_floor", "parallel", "  floor: the 64 fake calls alone from 64 threads (no ssdwear)", floor, "s")
 
-    # The same with tests/fake_smartctl.py, whose start-up costs about what real smartctl's does on this machine.
+    # The same with tests/support/fake_smartctl.py, whose start-up costs about what real smartctl's does here.
     pybase = [*ctx.ssdwear, "--smartctl", str(ctx.pyfake), "--no-history"]
     py_startup = median(repeat([*pybase, "report", "-d", "sat", "--format", "json", ctx.devices[0]], reps, nosleep))
     py64 = median(repeat([*pybase, "--workers", "64", "report", *named], reps, slow))
@@ -324,7 +323,7 @@ def bench_parallel(ctx: Context) -> None:
     row("parallel_py64", "parallel", "  Python fake: 64 named drives, --workers 64", py64, "s",
         ref=1.3 * (py_startup + SLEEP), note=f"floor (fake calls alone) {py_floor:.3f} s")
     costs = [("compiled fake", [str(fake), *fleet.read_args("/dev/sda")], nosleep),
-             ("tests/fake_smartctl.py (python -S)", [str(ctx.pyfake), *fleet.read_args("/dev/sda")], nosleep)]
+             ("tests/support/fake_smartctl.py (python -S)", [str(ctx.pyfake), *fleet.read_args("/dev/sda")], nosleep)]
     real = shutil.which("smartctl") or next((p for p in ("/usr/sbin/smartctl", "/sbin/smartctl")
                                              if os.path.exists(p)), None)
     if real:
@@ -444,7 +443,7 @@ def bench_history(ctx: Context) -> None:
                         "file": str(db)}
     row("history_samples", "history", f"samples in the database ({'generated in this run' if fresh else 'cached'})",
         meta["samples"], "")
-    row("history_generation", "history", "generation time (add_sample + bulk_insert_samples)",
+    row("history_generation", "history", "generation time (add_sample + a bulk insert)",
         meta["generation_seconds"], "s", note="in this run" if fresh else f"cached, made {meta['generated_at']}")
     size = db.stat().st_size + sum(Path(f"{db}{s}").stat().st_size for s in ("-wal", "-shm")
                                    if Path(f"{db}{s}").exists())
@@ -592,7 +591,7 @@ def bench_input(ctx: Context) -> None:
 
 def bench_naive(ctx: Context) -> None:
     say(f"\n[5] naive path: pySMART, sequential, {DRIVES} drives x {SLEEP * 1000:.0f} ms per call "
-        "(tests/fake_smartctl.py for both sides)")
+        "(tests/support/fake_smartctl.py for both sides)")
     base = [*ctx.ssdwear, "--smartctl", str(ctx.pyfake), "--no-history"]
     env = with_fake(ctx.env, ctx.machine, sleep=SLEEP)
     default = FACTS.get("default_workers", "default")
@@ -715,7 +714,7 @@ def summary(facts: dict[str, Any]) -> str:
                      f"+ 100 ms) = {fmt(FACTS.get('parallel_target_s'), 's')}; default {FACTS.get('default_workers')} "
                      f"workers {t('parallel_default')}; by --workers {sweep}; "
                      f"{'met from --workers ' + str(needed) if needed else 'not met by any worker count tried'}")
-        lines.append(f"- the same with tests/fake_smartctl.py (a Python start per call): 64 workers "
+        lines.append(f"- the same with tests/support/fake_smartctl.py (a Python start per call): 64 workers "
                      f"{v('parallel_py64')} vs start-up {v('parallel_py_startup')}; one call alone: compiled fake "
                      f"{v('call_ms_0')}, Python fake {v('call_ms_1')}, real smartctl {v('call_ms_2')}")
     if get("startup_help"):
@@ -776,7 +775,7 @@ def main() -> int:
         dirty = " + uncommitted ssdwear/ changes" if facts["ssdwear_dirty"] else ""
         say(f"ssdwear benchmark ({facts['mode']}): {facts['cpus']} cores, load {facts['load_before'][0]:.2f}, "
             f"Python {facts['python']}, commit {facts['commit']}{dirty}")
-        say(f"  ssdwear = {facts['ssdwear']}; fakes: {pyfake} (tests/fake_smartctl.py), {fast}; temp {tmp}")
+        say(f"  ssdwear = {facts['ssdwear']}; fakes: {pyfake} (tests/support/fake_smartctl.py), {fast}; temp {tmp}")
         only = set(args.only.split(",")) if args.only else None
         sections = (("processes", bench_processes), ("parallel", bench_parallel), ("startup", bench_startup),
                     ("history", bench_history), ("input", bench_input), ("naive", bench_naive))

@@ -26,10 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from ssdwear.wear.forecast import Reading
 
-from ssdwear.wear.forecast import Reading  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CSV_PATH = ROOT.parent / "shared" / "series" / "readings.csv"
 

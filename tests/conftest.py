@@ -1,19 +1,16 @@
-"""Shared test set-up: every test runs with its own history, config and XDG dirs, and no colour."""
+"""Shared test set-up: every test runs with its own history, config and XDG dirs, and no colour. The helpers are in
+tests/support/ (pyproject's pytest `pythonpath` puts tests/ on the path): tests import them, never this file."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-FIXTURES = ROOT / "fixtures"
-FAKE_SMARTCTL = Path(__file__).resolve().parent / "fake_smartctl.py"
-# Real smartctl outputs with their hand-read values (MANIFEST.md) and origins (SOURCES.md), kept in the
-# repository so that the suite runs from any clone. A missing corpus fails the tests that read it.
-CORPUS = ROOT / "tests" / "corpus"
-CORPUS_MANIFEST = CORPUS / "MANIFEST.md"
+from support import cli
+from support.clock import SteppedClock
+from support.paths import FAKE_SMARTCTL, ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -65,3 +62,14 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return base / "dist"
+
+@pytest.fixture
+def ssdwear_cli() -> Callable[..., object]:
+    """support.cli.ssdwear_cli: `ssdwear ARGS` in-process, checked for tracebacks and internal errors."""
+    return cli.ssdwear_cli
+
+
+@pytest.fixture
+def clock() -> SteppedClock:
+    """A clock at support.clock.T0 that the test moves on."""
+    return SteppedClock()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write man/ssdwear.1, the manual page ssdwear(1), from the command line's own help: click's command tree (each
 command's usage, help text and options, as `ssdwear COMMAND --help` prints them), the README's exit-code table
-and the platform table's paths. tests/test_manpage.py fails when the committed page differs from a fresh one.
+and the platform table's paths. tests/system/test_manpage.py fails when the committed page differs from a fresh one.
 
 Run: python3 tools/make_manpage.py            (rewrites man/ssdwear.1)
      python3 tools/make_manpage.py --stdout   (prints it)

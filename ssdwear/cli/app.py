@@ -175,7 +175,7 @@ def unit_limits(name: str) -> Callable[[], Limits]:
 class Limited(click.ParamType):  # type: ignore[type-arg,unused-ignore]
     """A value within one of units.py's ranges: a duration ('1d', in minutes), seconds, a number or a whole
     number. Anything else (nan, inf, out of range) is a usage error that quotes the value as given. Each option's
-    help states its range (tests/test_limits.py checks it against units.py)."""
+    help states its range (tests/cli/test_limits.py checks it against units.py)."""
 
     def __init__(self, name: str, limits: Callable[[], Limits], kind: str = "number") -> None:
         self.name, self.limits, self.kind = name, limits, kind

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Optional
@@ -257,14 +257,6 @@ class Store:
                        "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen",
                        (device, drive_id, t))
 
-    def bulk_insert_samples(self, key: str, model: str, serial: str, rows: Iterable[tuple[Any, ...]]) -> None:
-        """Fast path for generated history (benchmarks): rows are raw sample-table tuples without drive_id."""
-        def write(db: sqlite3.Connection) -> None:
-            drive_id = self._drive_id(db, key, model, serial, None, None, 0)
-            db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           ((drive_id, *row) for row in rows))
-        self._transaction(write)
-
     def record_reset(self, key: str, model: Optional[str], serial: Optional[str], wwn: Optional[str],
                      interface: Optional[str], at: datetime, device: Optional[str],
                      power_on_hours: Optional[float], baseline: dict[str, Any]) -> None:
@@ -301,18 +293,6 @@ class Store:
         t, device, poh = rows[0]
         return ResetRecord(at=_dt(t), device=device, power_on_hours=poh)
 
-    def reset_baseline(self, key: str, until: Optional[datetime] = None) -> Optional[dict[str, Any]]:
-        rows = self._read("SELECT r.baseline FROM resets r JOIN drives d ON d.id = r.drive_id "
-                          "WHERE d.key = ? AND r.t <= ? ORDER BY r.t DESC LIMIT 1", (key, _until(until)))
-        if not rows:
-            return None
-        try:
-            baseline = json.loads(rows[0][0])
-        except (TypeError, ValueError, RecursionError):
-            raise StoreError(f"history database {self.path}: the stored baseline of {key} is not JSON (damaged?)") \
-                from None
-        return baseline if isinstance(baseline, dict) else None
-
     def last_look(self, key: str, until: Optional[datetime] = None) -> Optional[LastLook]:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
                           "WHERE d.key = ? AND s.t <= ? ORDER BY s.t DESC LIMIT 1", (key, _until(until)))
@@ -340,9 +320,6 @@ class Store:
             "ON src.id = s.used_src WHERE d.key = ? AND s.t >= ? AND s.t <= ? ORDER BY s.t",
             (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
-
-    def count_samples(self) -> int:
-        return int(self._read("SELECT count(*) FROM samples", ())[0][0])
 
     def drives(self) -> list[dict[str, Any]]:
         rows = self._read("SELECT key, model, serial, wwn, interface, first_seen, last_seen FROM drives "

@@ -1,0 +1,140 @@
+"""The README's install path on Debian's own Python: a venv under PREFIX, the command linked into BINDIR.
+
+Runs the README's first command itself (its install steps pointed at a temporary prefix), with Debian's
+/usr/bin/python3, which refuses `pip install` into the system (PEP 668). Needs the package index (pip).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from support.paths import ROOT
+from support.tools import require
+
+
+def readme_first_command() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The two commands", 1)[1]
+    return re.search(r"```\n\s*(sh contrib/install-deps\.sh.*?)\n\s*```", section, re.S).group(1).strip()
+
+
+@pytest.mark.slow  # pip installs ssdwear and its dependencies into a new venv (~10 s)
+def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_path: Path) -> None:
+    python = require("/usr/bin/python3")
+    command = readme_first_command()
+    assert command.startswith("sh contrib/install-deps.sh && sh contrib/install.sh && ssdwear ")
+    prefix, bindir = tmp_path / "opt" / "ssdwear", tmp_path / "bin"
+    env = {**os.environ, "PREFIX": str(prefix), "BINDIR": str(bindir), "PYTHON": python,
+           "BASH_COMPLETION_DIR": str(tmp_path / "bash"), "ZSH_COMPLETION_DIR": str(tmp_path / "zsh"),
+           "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "MANDIR": str(tmp_path / "man"),
+           "PATH": f"{bindir}:{os.environ['PATH']}",
+           "SSDWEAR_DB": str(tmp_path / "history.db")}
+    env.pop("VIRTUAL_ENV", None)
+    proc = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "reporting the recorded smartctl outputs in fixtures/intel instead" in proc.stderr
+    assert "INTEL SSDSA2BZ200G3" in proc.stdout and "18.7 (17.5-20.0)" in proc.stdout
+    # the command is the venv's, and that venv runs on Debian's interpreter
+    assert (bindir / "ssdwear").resolve() == (prefix / "bin" / "ssdwear").resolve()
+    cfg = (prefix / "pyvenv.cfg").read_text()
+    assert str(Path(python).resolve().parent) in cfg
+    for path in (tmp_path / "bash" / "ssdwear", tmp_path / "zsh" / "_ssdwear", tmp_path / "fish" / "ssdwear.fish"):
+        assert path.read_text() == (ROOT / "completions" / {"ssdwear": "ssdwear.bash"}.get(path.name, path.name)) \
+            .read_text()
+    # the man page, from the wheel's data files
+    assert (tmp_path / "man" / "man1" / "ssdwear.1").read_text() == (ROOT / "man" / "ssdwear.1").read_text()
+    # the units run what the install produces
+    for unit in ("contrib/cron.d-ssdwear", "contrib/systemd/ssdwear-sample.service"):
+        assert "/usr/local/bin/ssdwear sample" in (ROOT / unit).read_text()
+
+
+def test_debians_python_refuses_a_plain_pip_install() -> None:
+    """Why the README does not say `pip install .`: on Debian 12 the system interpreter is externally managed."""
+    python = require("/usr/bin/python3")
+    marker = list(Path(python).resolve().parent.parent.glob("lib/python3*/EXTERNALLY-MANAGED"))
+    assert marker, "Debian's python3 carries EXTERNALLY-MANAGED (PEP 668)"
+
+
+@pytest.mark.parametrize("python", ["old", "missing"])
+def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, python: str) -> None:
+    fake = tmp_path / "python3.9"
+    if python == "old":  # answers like RHEL 9's /usr/bin/python3
+        fake.write_text('#!/bin/sh\ncase "$1" in -V) echo "Python 3.9.18";; *) exit 1;; esac\n')
+        fake.chmod(0o755)
+    env = {**os.environ, "PYTHON": str(fake), "PREFIX": str(tmp_path / "venv"), "BINDIR": str(tmp_path / "bin")}
+    proc = subprocess.run(["sh", "contrib/install.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert "needs Python 3.10 or later" in line and "PYTHON=python3.11" in line
+    assert ("Python 3.9.18" if python == "old" else "not found") in line
+    assert not (tmp_path / "venv").exists()
+
+
+def _install(checkout: Path, tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """contrib/install.sh of `checkout`, into a prefix and bin directory under tmp_path, without completions."""
+    env = {**os.environ, "PREFIX": str(tmp_path / "opt" / "ssdwear"), "BINDIR": str(tmp_path / "bin"),
+           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", "MANDIR": str(tmp_path / "man"), **settings}
+    env.pop("VIRTUAL_ENV", None)
+    return subprocess.run(["sh", str(checkout / "contrib" / "install.sh")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "MANDIR", "BASH_COMPLETION_DIR"])
+def test_install_refuses_a_relative_directory_before_doing_anything(tmp_path: Path, setting: str) -> None:
+    """A relative PREFIX made a link in BINDIR that points nowhere, and install.sh still said "installed"."""
+    proc = _install(ROOT, tmp_path, **{setting: "relative/dir"})
+    assert proc.returncode == 1 and proc.stdout == ""
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"install.sh: {setting} must be an absolute path, got 'relative/dir'")
+    assert f"{setting}={tmp_path}/relative/dir" in line  # what to write instead
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing made, here or in the prefix
+
+
+def _package_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and "__pycache__" not in p.parts}
+
+
+@pytest.mark.slow  # two pip installs (~15 s)
+def test_an_upgrade_over_a_stale_build_installs_exactly_the_checkouts_package(tmp_path: Path) -> None:
+    checkout = tmp_path / "checkout"
+    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
+    first = _install(checkout, tmp_path)
+    assert first.returncode == 0, first.stderr[-2000:]
+    # The checkout moves on (a file changes), with a build/ an earlier `pip install .` left: a module since
+    # removed and an older copy of the changed file, newer on disk than the checkout's (as after a rebase).
+    stale = checkout / "build" / "lib" / "ssdwear"
+    stale.mkdir(parents=True, exist_ok=True)  # the old install.sh left one of its own
+    (stale / "obsolete.py").write_text("raise SystemExit('a module removed from ssdwear')\n")
+    (stale / "host").mkdir()
+    (stale / "host" / "paths.py").write_bytes((checkout / "ssdwear" / "host" / "paths.py").read_bytes())
+    with open(checkout / "ssdwear" / "host" / "paths.py", "a") as handle:
+        handle.write("# changed since the last install\n")
+    for path in stale.rglob("*"):
+        os.utime(path, (4102444800, 4102444800))  # 2100
+    upgrade = _install(checkout, tmp_path)
+    assert upgrade.returncode == 0, upgrade.stderr[-2000:]
+    [site] = (tmp_path / "opt" / "ssdwear" / "lib").glob("python3*/site-packages")
+    installed, source = _package_files(site / "ssdwear"), _package_files(checkout / "ssdwear")
+    assert sorted(installed) == sorted(source)  # no obsolete.py
+    assert installed == source  # the changed paths.py, not the stale copy
+    command = tmp_path / "bin" / "ssdwear"
+    assert upgrade.stdout.startswith(f"installed: {command} -> {tmp_path}/opt/ssdwear/bin/ssdwear (ssdwear, version ")
+    assert subprocess.run([str(command), "--version"], capture_output=True, timeout=60).returncode == 0
+
+
+@pytest.mark.slow  # a pip install (~10 s)
+def test_install_says_installed_only_when_the_installed_command_runs(tmp_path: Path) -> None:
+    """A directory where the link should go: `ln -sf` puts the link inside it, and the command does not run."""
+    (tmp_path / "bin" / "ssdwear").mkdir(parents=True)
+    proc = _install(ROOT, tmp_path)
+    assert proc.returncode == 1 and "installed" not in proc.stdout
+    [line] = [x for x in proc.stderr.splitlines() if x.startswith("install.sh:")]
+    assert proc.stderr.splitlines()[-1] == line
+    assert line.startswith(f"install.sh: {tmp_path}/bin/ssdwear does not run the command installed in ")

@@ -1,0 +1,54 @@
+"""The QEMU harness itself: boot a VM and check that smartctl inside sees the emulated drives."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from support import qemuvm
+
+
+@pytest.mark.qemu
+def test_vm_smartctl_sees_nvme_and_sata(tmp_path: Path) -> None:
+    reason = qemuvm.qemu_available()
+    if reason is not None:
+        if os.environ.get("SSDWEAR_REQUIRE_TOOLS"):
+            pytest.fail(f"QEMU cannot run here: {reason}")
+        pytest.skip(f"QEMU cannot run here: {reason}")
+
+    script = f"""
+smartctl --scan-open > "$SSDWEAR_VM_OUT/scan.txt" 2>&1
+echo $? > "$SSDWEAR_VM_OUT/scan.rc"
+smartctl -x -d nvme /dev/nvme0 > "$SSDWEAR_VM_OUT/nvme0.txt" 2>&1
+echo $? > "$SSDWEAR_VM_OUT/nvme0.rc"
+smartctl -i -d sat /dev/sda > "$SSDWEAR_VM_OUT/sda.txt" 2>&1
+ls -A /var/lib/ssdwear > "$SSDWEAR_VM_OUT/fresh.txt"
+{shlex.quote(sys.executable)} -c 'import sys; print(sys.version)' > "$SSDWEAR_VM_OUT/python.txt"
+"""
+    drives = [qemuvm.Drive.nvme("NVMETEST1"), qemuvm.Drive.sata("SATATEST1")]
+    result = qemuvm.run_vm(drives, script, timeout_s=240, workdir=tmp_path / "vm")
+
+    assert result.returncode == 0, result.console[-4000:]
+    out = result.outdir
+    scan = (out / "scan.txt").read_text()
+    assert (out / "scan.rc").read_text().strip() == "0", scan
+    assert "/dev/nvme0 -d nvme" in scan, scan
+    assert "/dev/sda -d sat" in scan, scan
+
+    nvme0 = (out / "nvme0.txt").read_text()
+    assert "NVMETEST1" in nvme0, nvme0
+    assert "QEMU NVMe Ctrl" in nvme0, nvme0
+    assert "SMART/Health Information" in nvme0, nvme0
+    # bit 0 (command line) and bit 1 (open failed) must be clear
+    assert int((out / "nvme0.rc").read_text()) & 0b11 == 0, nvme0
+
+    sda = (out / "sda.txt").read_text()
+    assert "SATATEST1" in sda, sda
+
+    # the host's Python runs in the guest, and ssdwear's state directory starts empty
+    assert (out / "python.txt").read_text().strip() == sys.version
+    assert (out / "fresh.txt").read_text() == ""
+    assert result.seconds < 240

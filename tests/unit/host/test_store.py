@@ -1,0 +1,99 @@
+"""The history store: migrations, identity keys, refusal to touch foreign or corrupt files."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from support.clock import T0
+from support.store import count_samples, reset_baseline
+
+from ssdwear.host.store.migrations import MIGRATIONS
+from ssdwear.host.store.queries import Store
+from ssdwear.model.errors import StoreError
+from ssdwear.model.records import Sample, drive_key
+
+
+def sample(hours: float, used: float = 1.0, e4: int | None = None) -> Sample:
+    return Sample(at=T0 + timedelta(hours=hours), power_on_hours=1000 + hours, used_percent=used,
+                  used_source="nvme_percentage_used", host_bytes_written=int(hours * 1e9), e4h=e4)
+
+
+def test_drive_key_uses_serial_then_wwn_never_the_device() -> None:
+    assert drive_key("M", "S1", "5000") == "M|S1"
+    assert drive_key("M", None, "5000") == "wwn:5000"
+    assert drive_key("M", None, None) is None
+
+
+def test_samples_round_trip_in_order(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "h.db") as store:
+        for h in (2, 0, 1):
+            store.add_sample("M|S1", "M", "S1", None, "nvme", sample(h, used=h), "/dev/nvme0")
+        got = store.samples("M|S1")
+        assert [s.used_percent for s in got] == [0, 1, 2]
+        assert got[0].used_source == "nvme_percentage_used" and got[2].at == T0 + timedelta(hours=2)
+        assert store.samples("M|S1", since=T0 + timedelta(minutes=30))[0].used_percent == 1
+        assert store.serial_at("/dev/nvme0") == "S1"
+        assert store.last_look("M|S1").at == T0 + timedelta(hours=2)
+
+
+def test_same_millisecond_samples_are_both_kept(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "h.db") as store:
+        store.add_sample("M|S1", "M", "S1", None, "ata", sample(0))
+        store.add_sample("M|S1", "M", "S1", None, "ata", sample(0))
+        assert count_samples(store) == 2
+
+
+def test_migrations_are_recorded_and_not_rerun(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    Store.open(path).close()
+    with Store.open(path) as store:
+        names = [r[0] for r in store.db.execute("SELECT name FROM ssdwear_migrations")]
+        assert names == [name for name, _ in MIGRATIONS]
+        assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_newer_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    with Store.open(path) as store:
+        store.db.execute("INSERT INTO ssdwear_migrations VALUES ('m999_future', 0)")
+    with pytest.raises(StoreError, match="newer ssdwear"):
+        Store.open(path)
+
+
+@pytest.mark.parametrize("content", [b"this is not a database\n" * 10, b"SQLite format 3\x00" + b"\xff" * 4000])
+def test_corrupt_file_is_reported_and_left_untouched(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "h.db"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match="left untouched"):
+        Store.open(path)
+    assert path.read_bytes() == content
+
+
+def test_foreign_sqlite_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "other.db"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE customers (id INTEGER)")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    with pytest.raises(StoreError, match="another program"):
+        Store.open(path)
+    assert path.read_bytes() == before
+
+
+def test_resets_are_recorded_with_their_baseline(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "h.db") as store:
+        store.record_reset("M|S1", "M", "S1", None, "ata", T0, "/dev/sda", 120.0, {"used_percent": 3})
+        assert store.last_reset("M|S1").at == T0
+        assert reset_baseline(store, "M|S1") == {"used_percent": 3}
+        assert store.last_reset("M|S2") is None
+
+
+def test_unwritable_location_is_a_clear_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StoreError, match="cannot create"):
+        Store.open(blocker / "sub" / "h.db")
