@@ -563,7 +563,7 @@ def bench_input(ctx: Context) -> None:
     """Peak memory of `ssdwear analyze` on the worst inputs a mailed-in file can be, each in a fresh process."""
     from ssdwear.smartctl.parse import MAX_INPUT_BYTES
 
-    corpus = ROOT / "tests" / "corpus"
+    corpus = ROOT / "fixtures" / "corpus"
     real = max((p for p in corpus.iterdir() if p.suffix in (".txt", ".json")), key=lambda p: p.stat().st_size,
                default=None) if corpus.is_dir() else None
     folder = ctx.tmp / "inputs"

@@ -21,7 +21,7 @@ from .runner import CallResult
 
 def fixture_name(args: Sequence[str], program: str = "smartctl") -> str:
     """The file name stem of a recorded call: the program, then its argv, joined by spaces, '/' -> '_'.
-    The one naming rule for every recording (tests/support/fake_smartctl.py and fixtures/raid/emu/emu.py repeat it
+    The one naming rule for every recording (tests/support/fake_smartctl.py and tools/raid_emu/emu.py repeat it
     because they run as a stand-alone smartctl without ssdwear importable)."""
     return f"{program} " + " ".join(args).replace("/", "_")
 

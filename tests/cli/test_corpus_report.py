@@ -1,4 +1,4 @@
-"""Reports over the real smartctl corpus (tests/corpus): no traceback, the 65535 rule, series windows,
+"""Reports over the real smartctl corpus (fixtures/corpus): no traceback, the 65535 rule, series windows,
 retire-check verdicts. Expected facts come from MANIFEST.md, read at test time."""
 
 from __future__ import annotations

@@ -1,13 +1,11 @@
 """Verdicts on real outputs edited the way each wrong-verdict class needs (fixtures/edited/, made by
-fixtures/make_edited.py; every folder's README names the source file, its licence and the edit), and the checks
-the issue asks over every complete output in tests/corpus and fixtures."""
+tools/make_edited.py; every folder's README names the source file, its licence and the edit), and the checks
+the issue asks over every complete output in fixtures/corpus and fixtures."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,20 +28,17 @@ REALLY_CUT = ("cut-off/samsung-cut-mid-row.txt", "cut-off/samsung-cut-in-device-
 
 
 def _script() -> Any:
-    spec = importlib.util.spec_from_file_location("make_edited", FIXTURES / "make_edited.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    from tools import make_edited
+
+    return make_edited
 
 
 def test_the_edited_fixtures_are_what_their_script_makes() -> None:
     made = _script().build()
     on_disk = {str(p.relative_to(EDITED)): p.read_bytes() for p in EDITED.rglob("*") if p.is_file()}
-    assert sorted(on_disk) == sorted(made), "run: python3 fixtures/make_edited.py"
+    assert sorted(on_disk) == sorted(made), "run: python3 tools/make_edited.py"
     for name, data in made.items():
-        assert on_disk[name] == data, f"{name} differs from what fixtures/make_edited.py makes"
+        assert on_disk[name] == data, f"{name} differs from what tools/make_edited.py makes"
     for name in REALLY_CUT:
         assert "REALLY CUT OFF" in (EDITED / name).parent.joinpath("README.md").read_text(encoding="utf-8")
 
@@ -55,7 +50,7 @@ def analyze(*paths: Path, args: tuple[str, ...] = ()) -> list[dict[str, Any]]:
 
 
 def complete_outputs() -> list[Path]:
-    """Every smartctl output of a drive in tests/corpus and fixtures that is not cut off."""
+    """Every smartctl output of a drive in fixtures/corpus and fixtures that is not cut off."""
     cut = {EDITED / name for name in REALLY_CUT}
     out = sorted(p for p in CORPUS.iterdir() if p.suffix in (".txt", ".json"))
     for p in sorted(FIXTURES.rglob("*")):

@@ -9,7 +9,6 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
-import make_intel_nvme
 import pytest
 from support.cli import ssdwear_cli
 from support.clock import T0
@@ -22,6 +21,7 @@ from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.smartctl.parse import parse_output
 from ssdwear.smartctl.replay import ReplayRunner
+from tools import make_intel_nvme
 
 MACHINE = FIXTURES / "intel-nvme"
 NVMELOG = FIXTURES / "nvmelog"

@@ -73,7 +73,7 @@ def test_the_sdist_holds_what_builds_and_tests_the_package(dist: Path) -> None:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
     for wanted in ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "man/ssdwear.1",
                    "tools/make_manpage.py", "contrib/install.sh", "completions/ssdwear.bash",
-                   "tests/conftest.py", "tests/corpus/SOURCES.md", "fixtures/intel/README.md"):
+                   "tests/conftest.py", "fixtures/corpus/SOURCES.md", "fixtures/intel/README.md"):
         assert wanted in names, wanted
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
 

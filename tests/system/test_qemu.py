@@ -17,7 +17,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import qemuvm
+
+from tools import qemuvm
 
 DD_BYTES = 200 * 1024 * 1024
 NVME_UNIT = 512_000

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import qemuvm
+
+from tools import qemuvm
 
 
 @pytest.mark.qemu

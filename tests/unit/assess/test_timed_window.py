@@ -31,7 +31,7 @@ DAY = 1440.0
 
 
 def timed_files() -> list[Path]:
-    """Every saved output in tests/corpus and fixtures/ whose drive carries the timed workload."""
+    """Every saved output in fixtures/corpus and fixtures/ whose drive carries the timed workload."""
     found = []
     for path in sorted([*CORPUS.glob("*.txt"), *CORPUS.glob("*.json"), *FIXTURES.rglob("*.out")]):
         try:

@@ -24,7 +24,7 @@ from ssdwear.model.errors import SmartctlNotFound
 from ssdwear.smartctl.parse import parse_output, parse_scan_entries
 
 FREEBSD = FIXTURES / "freebsd"
-CORPUS = ROOT / "tests" / "corpus-freebsd"
+CORPUS = FIXTURES / "corpus-freebsd"
 PERIODIC = ROOT / "contrib" / "freebsd" / "periodic" / "daily" / "410.status-ssdwear"
 
 
@@ -147,14 +147,14 @@ def test_a_freebsd_drive_named_without_dev_is_read(monkeypatch: pytest.MonkeyPat
 
 def test_the_freebsd_fixture_is_what_its_script_makes(tmp_path: Path) -> None:
     made = tmp_path / "freebsd"
-    proc = subprocess.run([sys.executable, str(FIXTURES / "make_freebsd.py"), str(made)], capture_output=True,
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "make_freebsd.py"), str(made)], capture_output=True,
                           text=True, timeout=60, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     expected = {p.name: p.read_bytes() for p in FREEBSD.iterdir()}
     assert {p.name: p.read_bytes() for p in made.iterdir()} == expected
 
 
-# Real FreeBSD outputs (tests/corpus-freebsd/SOURCES.md: bsdhw/SMART, CC BY 4.0), values read by hand there.
+# Real FreeBSD outputs (fixtures/corpus-freebsd/SOURCES.md: bsdhw/SMART, CC BY 4.0), values read by hand there.
 HAND_READ: dict[str, dict[str, Any]] = {
     "intel-ssdsc2ba200g4": dict(platform="FreeBSD 13.2-RELEASE-p2 amd64", model="INTEL SSDSC2BA200G4", poh=34298,
                                 attrs={226: 1515, 227: 21, 228: 2057412}, devstat=1),
