@@ -30,6 +30,7 @@ def layers() -> list[str]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
     assert config["root_package"] == "ssdwear"
     (contract,) = [c for c in config["contracts"] if c["type"] == "layers"]
+    assert contract["containers"] == ["ssdwear"]  # what `lint-imports` (import-linter) reads the names against
     return list(reversed(contract["layers"]))
 
 
