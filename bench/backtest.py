@@ -4,7 +4,7 @@
 Usage: python3 bench/backtest.py [--csv PATH] [--half eval|cal] [--table FILE]
 
 For drives with >= 3 readings (bench/series.py's rules) it predicts the last reading from (a) the first reading
-alone and (b) all readings but the last, with the product's own code: ssdwear.forecast.rate_forecast for the
+alone and (b) all readings but the last, with the product's own code: ssdwear.wear.forecast.rate_forecast for the
 rate interval over the horizon to the last reading, and ssdwear.wear.forecast_projection (what report, analyze,
 check, retire-check and Prometheus show) for the years. A last section checks that `ssdwear analyze`'s code path
 (assess.series.series_report over parsed snapshots) gives the same projections as the direct call.

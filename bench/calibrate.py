@@ -6,7 +6,7 @@ Usage: python3 bench/calibrate.py [--csv PATH] [--out FILE] [--swap]
 Reads ../shared/series/readings.csv (linuxhw/EnterpriseDrive, CC BY 4.0; see bench/series.py for the rules
 and the halves). Cases, as in the back-test: drives with >= 3 readings; (a) the first reading known, (b) all
 but the last known; the target is the last reading. For each case the product's own estimate
-(ssdwear.forecast.estimate) gives the central rate r and the class; E = r x dh / step is the indicator
+(ssdwear.wear.forecast.estimate) gives the central rate r and the class; E = r x dh / step is the indicator
 movement expected by the target, rho = (u_target - u_known) / (r x dh) the realized future rate over r.
 
 Fitted on the calibration half only:

@@ -78,7 +78,7 @@ def test_no_figure_or_model_is_ever_split_across_lines(folder: str) -> None:
 
 def test_numbers_read_the_same_everywhere() -> None:
     """Issue 17.18: '1765.2 years' in retire-check beside '1,765' in the report, '1.14e+04' %/year, '≥255 %' in the
-    table beside '≥ 255 %' in retire-check. One form of each (ssdwear.units; years beyond 100 are the bound
+    table beside '≥ 255 %' in retire-check. One form of each (ssdwear.model.units; years beyond 100 are the bound
     '> 100' everywhere, units.human_years)."""
     from ssdwear.model.units import percent_text, rate_text
 

@@ -1,4 +1,4 @@
-"""Every duration, size and rate a user gives has one documented range (ssdwear/units.py): out of range is a
+"""Every duration, size and rate a user gives has one documented range (ssdwear/model/units.py): out of range is a
 usage error (exit 2) on the command line and a config error (exit 1, FILE:LINE: KEY) that quotes the value as it
 was typed; and no value that is accepted overflows anything downstream (dates, timeouts, the plan's years)."""
 

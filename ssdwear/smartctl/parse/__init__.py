@@ -1,4 +1,4 @@
-"""Parse smartctl output (text or JSON) into a :class:`~ssdwear.records.Snapshot`.
+"""Parse smartctl output (text or JSON) into a :class:`~ssdwear.model.records.Snapshot`.
 
 Two entry points:
 
@@ -7,7 +7,7 @@ Two entry points:
 * :func:`parse_scan` reads ``smartctl --scan-open`` (text or ``--json=c``) and returns
   ``(device, -d type)`` pairs (:func:`parse_scan_entries`: with the open errors too).
 
-Anything that is not smartctl output raises :class:`~ssdwear.errors.ParseError` with a one-line
+Anything that is not smartctl output raises :class:`~ssdwear.model.errors.ParseError` with a one-line
 message; no other exception ever escapes. Only the standard library is imported, every regular
 expression is compiled once at import, and text is parsed in one pass over its lines.
 

@@ -2,7 +2,7 @@
 
 A reader (text or JSON) sets the builder's fields and fills its tables as it meets them; :meth:`Builder.build`
 then drops values no drive can report (each with a line in ``Snapshot.problems``), decides whether the
-power-on hours can be trusted, and makes the frozen :class:`~ssdwear.records.Snapshot`. The NVMe and SCSI health
+power-on hours can be trusted, and makes the frozen :class:`~ssdwear.model.records.Snapshot`. The NVMe and SCSI health
 records are made from the ``nvme`` and ``scsi`` tables, whose keys are the records' field names: each reader's
 field map (smartctl key -> record field) fills them.
 """

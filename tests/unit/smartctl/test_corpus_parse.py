@@ -1,4 +1,4 @@
-"""Conformance of ssdwear.parse over the recorded smartctl corpus, against the hand-read MANIFEST.md.
+"""Conformance of ssdwear.smartctl.parse over the recorded smartctl corpus, against the hand-read MANIFEST.md.
 
 The corpus lies in fixtures/corpus (copied from the project's shared corpus with its MANIFEST and SOURCES);
 nothing from it is copied here. The expected values are parsed from MANIFEST.md's tables at test time,

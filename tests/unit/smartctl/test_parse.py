@@ -1,4 +1,4 @@
-"""Rules of ssdwear.parse pinned on small hand-written snippets in smartctl's exact formats."""
+"""Rules of ssdwear.smartctl.parse pinned on small hand-written snippets in smartctl's exact formats."""
 
 from __future__ import annotations
 
