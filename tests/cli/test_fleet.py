@@ -466,14 +466,25 @@ def test_missing_explicit_config_is_an_error(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "no such config file" in result.stderr
 
 
-def test_the_shipped_example_config_loads_and_states_the_defaults() -> None:
+def test_the_shipped_example_config_sets_nothing_and_states_the_defaults(tmp_path: Path) -> None:
+    """The example is installed as /etc/ssdwear/config.yaml (a conffile): as shipped it must set nothing, so that
+    a later release's defaults are not shadowed; its commented thresholds, uncommented, are today's defaults."""
+    import re
+    from dataclasses import replace
+
     from support.paths import ROOT
 
     from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
     from ssdwear.host import config
 
-    loaded = config.load([ROOT / "contrib" / "config.yaml.example"])
-    assert loaded.thresholds == DEFAULT_THRESHOLDS
+    example = ROOT / "contrib" / "config.yaml.example"
+    assert replace(config.load([example]), files=()) == config.Config()
+    lines = example.read_text().splitlines()
+    start = lines.index("#thresholds:")
+    block = [lines[start]] + [x for x in lines[start + 1:start + 5] if x.startswith("#  ")]
+    uncommented = tmp_path / "thresholds.yaml"
+    uncommented.write_text("\n".join(re.sub(r"^#", "", x) for x in block) + "\n")
+    assert config.load([uncommented]).thresholds == DEFAULT_THRESHOLDS
 
 
 def test_config_smartctl_options_reach_the_real_smartctl(fake_smartctl, tmp_path: Path) -> None:
