@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal, Optional
 from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
+from ssdwear.assess.windowed import with_windowed
 from ssdwear.drives import vendors
 from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
@@ -241,10 +242,10 @@ class Session:
             self.warn(history_mod.clock_warning(now))
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
-        """For drives without a valid timed window: the calibrated projection over the stored samples."""
+        """The report with the windowed projection over its drive's stored samples (assess/history.py)."""
         store = self.store()
         key = drive_key(snap.model, snap.serial, snap.wwn)
-        if store is None or key is None or report.measured_window:
+        if store is None or key is None:
             return report
         since = now - timedelta(minutes=self.config.history_window_minutes)
         try:
@@ -253,16 +254,7 @@ class Session:
             self.warn(f"history not used: {exc}")
             return report
         samples.append(sample_of(snap, report, now))
-        source = None if report.used_at_least else report.used_source
-        result = history_mod.history_projection(samples, source, report.used_step, report.interface,
-                                                report.writes.rated_bytes, self.config.interval_level, now)
-        writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
-        report = replace(report, writes=writes)
-        if result.window is None or result.projection is None:
-            return replace(report, notes=report.notes + result.notes)
-        trend = [result.projection.trend.text] if result.projection.trend is not None else []
-        return assess_mod.with_projection(report, result.window, result.projection, result.readings, result.notes,
-                                          trend)
+        return with_windowed(report, history_mod.history_windowed(samples, report, self.config.interval_level, now))
 
     def remember(self) -> list[tuple[str, str]]:
         """One sample per drive of the last assessment, all in one transaction, stamped with its time.
