@@ -33,7 +33,7 @@ from ssdwear.drives.ratings import (
     find_rating,
     model_matches,
 )
-from ssdwear.model.records import DriveReport, Projection, Sample, Snapshot, Writes
+from ssdwear.model.records import DriveId, DriveReport, Projection, Sample, Snapshot, Writes
 from ssdwear.model.units import rate_text
 from ssdwear.wear import spare as spare_mod
 
@@ -53,8 +53,7 @@ class Measured:
 
     @property
     def label(self) -> str:
-        return " ".join(x for x in (self.report.model, self.report.serial and f"[{self.report.serial}]") if x) \
-            or self.where
+        return DriveId.of(self.report).label or self.where
 
 
 @dataclass(frozen=True)
@@ -148,8 +147,8 @@ def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequ
     return next((r for r in catalogue if attaches(r, snap)), None)
 
 
-def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], configured: Sequence[Rating],
-                        level: float, now: datetime) -> DriveReport:
+def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: Sequence[Rating], level: float,
+                        now: datetime) -> DriveReport:
     """A drive known only from its stored samples (`plan --from SERIAL`): its latest sample's report (the lifetime
     average), with the windowed projection over the samples that `report` gives (history.py) and its host writes
     a day. Samples dated after `now` are ignored (history.py's clock rule)."""
@@ -157,7 +156,7 @@ def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], config
     from .report import lifetime_projection
     from .windowed import with_windowed
 
-    model, serial, interface = drive.get("model"), drive.get("serial"), drive.get("interface") or "unknown"
+    model, serial, interface = drive.model, drive.serial, drive.interface or "unknown"
     dated = up_to(samples, now)
     if not dated:
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
@@ -176,7 +175,7 @@ def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], config
     writes = Writes(host_bytes_written=host, nand_bytes_written=nand,
                     write_amplification=round(nand / host, 2) if nand is not None and host else None,
                     rated_bytes=rating.bytes if rating else None, rating_source=rating.source if rating else None)
-    report = DriveReport(device=None, model=model, serial=serial, wwn=drive.get("wwn"), interface=interface,
+    report = DriveReport(device=None, model=model, serial=serial, wwn=drive.wwn, interface=interface,
                          power_on_hours=latest.power_on_hours, used_percent=latest.used_percent, used_source=source,
                          used_at_least=saturated, used_step=step, projection=projection, writes=writes,
                          source="history")

@@ -17,7 +17,7 @@ from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import UsageError
-from ssdwear.model.records import DriveReport, Snapshot, drive_key
+from ssdwear.model.records import DriveId, DriveReport, Snapshot
 
 from .context import Context
 from .windowed import DriveReading, windowed_projection, with_windowed
@@ -33,7 +33,7 @@ def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
     """Which drive a reading is of: its serial/WWN; every file one drive with --same-drive; else the file alone."""
     if same_drive:
         return ("same-drive",)
-    key = drive_key(snap.model, snap.serial, snap.wwn)
+    key = DriveId.of(snap).key
     if key is not None:
         return ("id", key)
     return ("alone", snap.source)
@@ -50,7 +50,7 @@ MASKED_ALONE = ("serial masked: reported alone, although other files show the sa
 
 def _same_drive_check(readings: Sequence[SavedReading]) -> None:
     """--same-drive with files whose identities prove two drives is a usage error."""
-    keys = {drive_key(r.snap.model, r.snap.serial, r.snap.wwn): r.snap.source for r in readings}
+    keys = {DriveId.of(r.snap).key: r.snap.source for r in readings}
     keys.pop(None, None)
     if len(keys) > 1:
         (a, file_a), (b, file_b) = list(keys.items())[:2]
@@ -138,10 +138,10 @@ def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
                 ) -> Optional[DriveReport]:
     """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
-    if same_drive or len(chain) != 1 or drive_key(chain[0].snap.model, chain[0].snap.serial, chain[0].snap.wwn):
+    if same_drive or len(chain) != 1 or DriveId.of(chain[0].snap).key:
         return None
     alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == _look_alike(chain[0].snap)
-             and drive_key(r.snap.model, r.snap.serial, r.snap.wwn) is None]
+             and DriveId.of(r.snap).key is None]
     if not alike:
         return None
     return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))

@@ -20,7 +20,7 @@ from ssdwear.assess.series import SavedReading, series_report
 from ssdwear.drives.ratings import Rating
 from ssdwear.host.config import Config
 from ssdwear.host.store.queries import Store
-from ssdwear.model.records import NVME_DATA_UNIT_BYTES, DriveReport, NvmeHealth, Snapshot, drive_key
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, DriveId, DriveReport, NvmeHealth, Snapshot
 from ssdwear.run.session import Session, sample_of
 
 DAY = timedelta(days=1)
@@ -68,10 +68,10 @@ def reported(snaps: list[Snapshot], ctx: Context, db: Path) -> DriveReport:
     """`report` of the newest reading with the others stored as samples, a day apart (the session's path)."""
     with Store.open(db) as store:
         for i, s in enumerate(snaps[:-1]):
-            key = drive_key(s.model, s.serial, s.wwn)
+            key = DriveId.of(s).key
             assert key is not None
             at = T0 - (len(snaps) - 1 - i) * DAY
-            store.add_sample(key, s.model, s.serial, s.wwn, s.interface, sample_of(s, assess(s, ctx), at))
+            store.add_sample(DriveId.of(s), sample_of(s, assess(s, ctx), at))
     config = Config(ratings=tuple(ctx.ratings))
     session = Session(config=config, runner_factory=lambda: None, db_path=db, clock=lambda: T0)  # type: ignore
     (report,) = session.assess([snaps[-1]])
@@ -82,14 +82,12 @@ def reported(snaps: list[Snapshot], ctx: Context, db: Path) -> DriveReport:
 def planned(snaps: list[Snapshot], ctx: Context, db: Path) -> DriveReport:
     """The same stored samples read by `plan --from SERIAL` (the newest stored too)."""
     latest = snaps[-1]
-    key = drive_key(latest.model, latest.serial, latest.wwn)
+    key = DriveId.of(latest).key
     assert key is not None
     with Store.open(db) as store:
-        store.add_sample(key, latest.model, latest.serial, latest.wwn, latest.interface,
-                         sample_of(latest, assess(latest, ctx), T0))
+        store.add_sample(DriveId.of(latest), sample_of(latest, assess(latest, ctx), T0))
         samples = store.samples(key)
-    drive = {"model": latest.model, "serial": latest.serial, "wwn": latest.wwn, "interface": latest.interface}
-    return report_from_history(drive, samples, ctx.ratings, ctx.interval_level, T0 + timedelta(seconds=1))
+    return report_from_history(DriveId.of(latest), samples, ctx.ratings, ctx.interval_level, T0 + timedelta(seconds=1))
 
 
 def figures(r: DriveReport) -> tuple[object, ...]:
