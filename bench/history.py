@@ -109,7 +109,7 @@ def _final_sample_shape() -> dict[int, Any]:
 def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any = print) -> dict[str, Any]:
     """Write the database and its parameters; return the parameters (with generation time and size)."""
     from ssdwear.host.store.queries import Store
-    from ssdwear.model.records import Sample, drive_key
+    from ssdwear.model.records import DriveId, Sample
 
     for p in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm"), meta_path):
         if p.exists():
@@ -130,7 +130,7 @@ def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any
             shape = shapes[p["template"]]
             doc = clone(docs[p["template"]], index)
             serial, model, device = doc["serial_number"], doc["model_name"], doc["device"]["name"]
-            key = drive_key(model, serial, None)
+            key = DriveId(model, serial, None).key
             assert key is not None
             rows = list(_series(p, hours, t0_ms, None, shape["intel"], shape["spare"], shape["media"]))
 
@@ -142,11 +142,11 @@ def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any
 
             # The first and the last sample go through add_sample (which registers the drive, its device path
             # and last_seen); the 87,598 in between through the bulk path.
-            store.add_sample(key, model, serial, None, shape["interface"], sample(rows[0]), device)
+            store.add_sample(DriveId(model, serial, None, shape["interface"]), sample(rows[0]), device)
             src = store.db.execute("SELECT id FROM sources WHERE name = ?", (shape["used_source"],)).fetchone()
             src_id = src[0] if src else None
             _bulk_insert(store, key, ((r[0], r[1], r[2], src_id, *r[4:]) for r in rows[1:-1]))
-            store.add_sample(key, model, serial, None, shape["interface"], sample(rows[-1]), device)
+            store.add_sample(DriveId(model, serial, None, shape["interface"]), sample(rows[-1]), device)
             del rows
             params.append({**p, "serial": serial, "model": model, "device": device, "key": key})
             if log and (index + 1) % 10 == 0:

@@ -456,7 +456,7 @@ def bench_history(ctx: Context) -> None:
     say(f"    (copied the database for this run's writes in {time.perf_counter() - started:.1f} s)")
 
     from ssdwear.host.store.queries import Store
-    from ssdwear.model.records import Sample
+    from ssdwear.model.records import DriveId, Sample
 
     params = meta["params"]
     now = datetime.now(timezone.utc)
@@ -471,7 +471,7 @@ def bench_history(ctx: Context) -> None:
                        used_percent=10.0, used_source="ata_devstat_percentage_used",
                        host_bytes_written=p["last_written"] + i, host_bytes_read=p["last_written"] // 2)
             t = time.perf_counter()
-            store.add_sample(p["key"], p["model"], p["serial"], None, "ata", s, p["device"])
+            store.add_sample(DriveId(p["model"], p["serial"], None, "ata"), s, p["device"])
             times.append((time.perf_counter() - t) * 1000)
         row("history_append", "history", f"one add_sample (own transaction, journal {mode}, synchronous {sync})",
             statistics.median(times), "ms", limit=50, note=f"median of {len(times)}; max {max(times):.2f} ms")

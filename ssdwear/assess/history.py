@@ -1,11 +1,10 @@
-"""Wear projections from stored samples: the latest unbroken series, through the calibrated forecast. Pure.
+"""Stored samples as a drive's history: the latest unbroken series, through the one windowed projection. Pure.
 
-The samples of one drive become readings (power-on hours, percent used, host bytes written) of its wear
-indicator and go through the same forecast as saved outputs (series.py) and single readings (report.py):
-wear.forecast_projection. Power-on hours are the clock, as in the calibration: a drive that was off neither
-aged nor wore, so a power-off gap needs no special case. The forecast never runs across a counter reset:
-power-on hours, a byte counter or the wear indicator that went down (a drive swapped under the same serial, a
-QEMU NVMe drive that restarts its data units at every boot).
+The samples of one drive become readings of it (windowed.py's DriveReading) and go through the same windowed
+projection as saved outputs (series.py): windowed.windowed_projection. Power-on hours are the clock, as in the
+calibration: a drive that was off neither aged nor wore, so a power-off gap needs no special case. The projection
+never runs across a counter reset: power-on hours, a byte counter or the wear indicator that went down (a drive
+swapped under the same serial, a QEMU NVMe drive that restarts its data units at every boot).
 
 The clock rule: the series is ordered by the drive's own clock, its power-on hours, so a sample stored while the
 system clock was wrong still falls into place; rows dated after `now` (passed in) are ignored, and the series
@@ -15,27 +14,20 @@ ends at the newest reading: samples with more power-on hours than it come from b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Optional
 
 from ssdwear.drives import vendors
-from ssdwear.model.records import Projection, Sample, Window
-from ssdwear.wear import rates as wear
-from ssdwear.wear.forecast import Reading, calibration, clean, too_early
+from ssdwear.model.records import DriveReport, Sample
 
-# The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
-SECTOR_BYTES = 512
+from .windowed import DriveReading, Windowed, windowed_projection
 
 
 @dataclass(frozen=True)
 class Segment:
     samples: tuple[Sample, ...]
     cut_reason: Optional[str]  # why the samples before this segment were not used
-
-
-def _hours(a: datetime, b: datetime) -> float:
-    return (b - a).total_seconds() / 3600
 
 
 def _break(prev: Sample, cur: Sample) -> Optional[str]:
@@ -88,91 +80,24 @@ def latest_segment(samples: Sequence[Sample]) -> Segment:
     return Segment(tuple(ordered[start:]), "; ".join(r for r in (reset, cut) if r) or None)
 
 
-@dataclass(frozen=True)
-class HistoryResult:
-    window: Optional[Window]
-    projection: Optional[Projection]
-    notes: tuple[str, ...] = ()
-    write_bytes_per_day: Optional[float] = None  # host writes per wall-clock day over the series
-    readings: int = 0  # distinct readings the projection rests on
+def reading_of(sample: Sample) -> DriveReading:
+    """A stored sample as a reading of its drive (its E2h where it counts the drive's whole life)."""
+    return DriveReading(sample.power_on_hours, sample.used_percent, sample.used_source,
+                        fine_percent=vendors.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
+                        host_bytes_written=sample.host_bytes_written, nand_bytes_written=sample.nand_bytes_written,
+                        at=sample.at)
 
 
-def _readings(seg: Sequence[Sample], used_source: Optional[str], rated_bytes: Optional[int]
-              ) -> tuple[Optional[str], list[Reading], float]:
-    """(counter, readings, step): the wear indicator's samples, else host bytes against the rated TBW."""
-    if used_source is not None:
-        return used_source, [Reading(s.power_on_hours, s.used_percent, s.host_bytes_written) for s in seg
-                             if s.used_source == used_source and s.used_percent is not None
-                             and s.power_on_hours is not None], 1.0
-    if rated_bytes:
-        return "host_bytes_written", [Reading(s.power_on_hours, s.host_bytes_written / rated_bytes * 100,
-                                              s.host_bytes_written) for s in seg
-                                      if s.host_bytes_written is not None and s.power_on_hours is not None], \
-            SECTOR_BYTES / rated_bytes * 100
-    return None, [], 1.0
-
-
-def _write_rate(seg: Sequence[Sample]) -> Optional[float]:
-    """Host bytes written a wall-clock day over the series, when it spans what a wear rate needs, in power-on hours
-    and on the wall clock alike (samples seconds apart made petabytes a day)."""
-    first, last = seg[0], seg[-1]
-    if first.host_bytes_written is None or last.host_bytes_written is None or first.power_on_hours is None \
-            or last.power_on_hours is None:
-        return None
-    wall = _hours(first.at, last.at)
-    if not (calibration().spans(wall) and calibration().spans(last.power_on_hours - first.power_on_hours)):
-        return None
-    return (last.host_bytes_written - first.host_bytes_written) / wall * 24
-
-
-def history_projection(samples: Sequence[Sample], used_source: Optional[str], used_step: Optional[float],
-                       interface: str, rated_bytes: Optional[int], level: float, now: datetime) -> HistoryResult:
-    """The calibrated projection over the latest unbroken series of samples dated up to `now`, or why there is none.
-
-    `used_source` is the drive's wear indicator now (None when it has none, or it saturated): its samples are
-    the readings; without one, host bytes written against a rated TBW (`rated_bytes`) stand in for it.
-    """
+def history_windowed(samples: Sequence[Sample], latest: DriveReport, level: float, now: datetime) -> Windowed:
+    """The windowed projection (windowed.py) over the latest unbroken series of samples dated up to `now`, whose
+    newest report is `latest` (its wear indicator now: the samples of that indicator are the readings), or why
+    there is none; nothing for fewer than two samples."""
     samples = up_to(samples, now)
     if len(samples) < 2:
-        return HistoryResult(None, None)
+        return Windowed()
     segment = latest_segment(samples)
-    notes = [f"history: samples before this series skipped: {segment.cut_reason}"] if segment.cut_reason else []
-    seg = segment.samples
-    wall = _hours(seg[0].at, seg[-1].at)
-    write_rate = _write_rate(seg)
-    counter, readings, step = _readings(seg, used_source, rated_bytes)
-    if used_source is not None and used_step is not None:
-        step = used_step
-    fine = wear.finer_readings([wear.Point(s.power_on_hours, s.used_percent, step, vendors.lifetime_e2h_percent(
-        s.e2h, s.e4h, s.power_on_hours), s.host_bytes_written) for s in seg if s.used_source == used_source
-        and s.used_percent is not None and s.power_on_hours is not None]) if used_source is not None else None
-    if fine is not None:  # a finer counter of the same wear (Intel E2h never reset): its movement is the rate
-        counter, readings, step = vendors.E2H_LIFETIME_SOURCE, fine, wear.FINE_STEP
-    distinct = clean(readings)
-    span = distinct[-1].power_on_hours - distinct[0].power_on_hours if distinct else 0.0
-    if counter is None:
-        notes.append("history: no wear indicator and no rated writes to project from")
-        return HistoryResult(None, None, tuple(notes), write_rate)
-    early = too_early(distinct)
-    if early is not None:
-        notes.append(f"history: {early}")
-        return HistoryResult(None, None, tuple(notes), write_rate, len(distinct))
-    if len(distinct) < 2 or not calibration().spans(span):
-        notes.append(f"history: {len(distinct)} distinct reading(s) of {counter} over {span:,.1f} power-on hours "
-                     "since the last break: less than a day, so the lifetime average stands")
-        return HistoryResult(None, None, tuple(notes), write_rate, len(distinct))
-    moved = distinct[-1].used_percent - distinct[0].used_percent
-    what = "writes" if counter == "host_bytes_written" else "endurance"
-    basis = (f"{moved:.4g} % of rated {what} in {span:,.0f} power-on hours of history "
-             f"({len(distinct)} readings since {seg[0].at:%Y-%m-%d %H:%M})")
-    projection = wear.forecast_projection(distinct, step, interface, f"history:{counter}", basis, level)
-    n0, n1, h0, h1 = seg[0].nand_bytes_written, seg[-1].nand_bytes_written, seg[0].host_bytes_written, \
-        seg[-1].host_bytes_written
-    if n0 is not None and n1 is not None and h0 is not None and h1 is not None and h1 != h0:
-        notes.append(f"history: write amplification {(n1 - n0) / (h1 - h0):.2f} over the series "
-                     "(NAND / host bytes written)")
-    reason = (f"{len(distinct)} readings over {span:,.0f} power-on hours ({wall / 24:,.1f} days) since "
-              f"{seg[0].at:%Y-%m-%d %H:%M}; rate from {counter}")
-    window = Window(kind="history", valid=True, reason=reason, minutes=span * 60, wear_percent=moved,
-                    counter=counter)
-    return HistoryResult(window, projection, tuple(notes), write_rate, len(distinct))
+    result = windowed_projection([reading_of(s) for s in segment.samples], latest, "history", level)
+    if segment.cut_reason is None:
+        return result
+    return replace(result, notes=(f"history: samples before this series skipped: {segment.cut_reason}",
+                                  *result.notes))

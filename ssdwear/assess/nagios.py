@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Optional
 
 from ssdwear.model.errors import SsdwearError
-from ssdwear.model.records import DriveReport
+from ssdwear.model.records import DriveId, DriveReport
 from ssdwear.model.units import human_years, percent_text
 
 from .thresholds import THRESHOLD_NAMES, Threshold
@@ -143,7 +143,7 @@ def _head(states: Sequence[tuple[int, DriveReport, str, str]]) -> str:
 
 def _drive_state(r: DriveReport, t: Mapping[str, Threshold]) -> tuple[int, str, str]:
     """(state, the words for line 1, the drive's long-output line) of one drive."""
-    who = " ".join(x for x in (r.device and r.where, r.model, r.serial and f"[{r.serial}]") if x)
+    who = " ".join(x for x in (r.device and r.where, DriveId.of(r).label) if x)
     if r.error:
         return UNKNOWN, f"{who}: cannot read: {r.error}", f"{who}: UNKNOWN: cannot read: {r.error}"
     verdict = judge(r, t)

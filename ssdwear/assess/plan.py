@@ -33,7 +33,7 @@ from ssdwear.drives.ratings import (
     find_rating,
     model_matches,
 )
-from ssdwear.model.records import DriveReport, Projection, Sample, Snapshot, Writes
+from ssdwear.model.records import DriveId, DriveReport, Projection, Sample, Snapshot, Writes
 from ssdwear.model.units import rate_text
 from ssdwear.wear import spare as spare_mod
 
@@ -53,8 +53,7 @@ class Measured:
 
     @property
     def label(self) -> str:
-        return " ".join(x for x in (self.report.model, self.report.serial and f"[{self.report.serial}]") if x) \
-            or self.where
+        return DriveId.of(self.report).label or self.where
 
 
 @dataclass(frozen=True)
@@ -148,41 +147,39 @@ def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequ
     return next((r for r in catalogue if attaches(r, snap)), None)
 
 
-def report_from_history(drive: dict[str, Any], samples: Sequence[Sample], configured: Sequence[Rating],
-                        level: float, now: datetime) -> DriveReport:
-    """A drive known only from its stored samples (`plan --from SERIAL`): the history projection `report` gives
-    (the lifetime average of the latest sample when the history is too short), and its host writes a day. Samples
-    dated after `now` are ignored (history.py's clock rule)."""
-    from ssdwear.wear import rates as wear
-    from ssdwear.wear.forecast import Reading
+def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: Sequence[Rating], level: float,
+                        now: datetime) -> DriveReport:
+    """A drive known only from its stored samples (`plan --from SERIAL`): its latest sample's report (the lifetime
+    average), with the windowed projection over the samples that `report` gives (history.py) and its host writes
+    a day. Samples dated after `now` are ignored (history.py's clock rule)."""
+    from .history import history_windowed, up_to
+    from .report import lifetime_projection
+    from .windowed import with_windowed
 
-    from . import history as history_mod
-
-    model, serial, interface = drive.get("model"), drive.get("serial"), drive.get("interface") or "unknown"
-    samples = history_mod.up_to(samples, now)
-    if not samples:
+    model, serial, interface = drive.model, drive.serial, drive.interface or "unknown"
+    dated = up_to(samples, now)
+    if not dated:
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
-    latest = samples[-1]
+    latest = dated[-1]
     source = latest.used_source
     step = vendors.indicator_step(source)
+    saturated = vendors.indicator_saturated(source, latest.used_percent)
     rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
-    rated = rating.bytes if rating else None
-    result = history_mod.history_projection(samples, source, step, interface, rated, level, now)
-    projection = result.projection
-    if projection is None and latest.used_percent is not None and latest.power_on_hours:
-        projection = wear.forecast_projection(
-            [Reading(latest.power_on_hours, latest.used_percent, latest.host_bytes_written)], step, interface,
-            "lifetime-average", f"{latest.used_percent:g} % used in {latest.power_on_hours:,.0f} power-on hours "
-            f"({source})", level)
+    projection = None
+    if source is not None and latest.used_percent is not None:
+        used = vendors.UsedReading(source, latest.used_percent, saturated, source, vendors.TRUST_STANDARD, step)
+        projection = lifetime_projection(used, Snapshot(source="history", interface=interface,
+                                                        power_on_hours=latest.power_on_hours),
+                                         latest.host_bytes_written, level)
     host, nand = latest.host_bytes_written, latest.nand_bytes_written
     writes = Writes(host_bytes_written=host, nand_bytes_written=nand,
                     write_amplification=round(nand / host, 2) if nand is not None and host else None,
-                    rated_bytes=rated, rating_source=rating.source if rating else None,
-                    host_bytes_per_day=result.write_bytes_per_day)
-    return DriveReport(device=None, model=model, serial=serial, wwn=drive.get("wwn"), interface=interface,
-                       power_on_hours=latest.power_on_hours, used_percent=latest.used_percent, used_source=source,
-                       used_step=step, window=result.window, projection=projection, writes=writes,
-                       notes=result.notes, source="history", readings=max(result.readings, 1))
+                    rated_bytes=rating.bytes if rating else None, rating_source=rating.source if rating else None)
+    report = DriveReport(device=None, model=model, serial=serial, wwn=drive.wwn, interface=interface,
+                         power_on_hours=latest.power_on_hours, used_percent=latest.used_percent, used_source=source,
+                         used_at_least=saturated, used_step=step, projection=projection, writes=writes,
+                         source="history")
+    return with_windowed(report, history_windowed(dated, report, level, now))
 
 
 # ------------------------------------------------------------------------------------------------

@@ -9,7 +9,6 @@ Decisions made here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Optional
 
 from ssdwear.drives import counters, vendors
@@ -338,13 +337,6 @@ def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], sna
 def failed(device: str, message: str, device_type: Optional[str] = None) -> DriveReport:
     """The report of a drive that could not be read (with the -d type it was tried with)."""
     return DriveReport(device=device, device_type=device_type, error=message)
-
-
-def with_projection(report: DriveReport, window: Window, projection: Optional[Projection],
-                    readings: int, notes: Sequence[str] = (), warnings: Sequence[str] = ()) -> DriveReport:
-    """A report whose window/projection come from several readings (saved outputs or history)."""
-    return replace(report, window=window, projection=projection or report.projection, readings=readings,
-                   notes=report.notes + tuple(notes), warnings=report.warnings + tuple(warnings))
 
 
 def judged_window(snap: Snapshot, ctx: Context) -> Optional[Window]:

@@ -1,5 +1,5 @@
-"""Readings of saved smartctl outputs -> reports, including windowed projections across readings of one drive (the
-files themselves are read by run/saved.py).
+"""Readings of saved smartctl outputs -> reports, joining the readings of one drive into the one windowed projection
+(windowed.py; the files themselves are read by run/saved.py).
 
 Several outputs of the same drive form a series: the same drive only when its identity proves it (serial, else
 WWN), or when the user says so (--same-drive: every file given is one drive, as when serials were masked before
@@ -17,12 +17,10 @@ from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import UsageError
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Snapshot, Window, drive_key
-from ssdwear.wear import forecast
-from ssdwear.wear import rates as wear
+from ssdwear.model.records import DriveId, DriveReport, Snapshot
 
 from .context import Context
-from .report import with_projection
+from .windowed import DriveReading, windowed_projection, with_windowed
 
 
 @dataclass(frozen=True)
@@ -35,7 +33,7 @@ def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
     """Which drive a reading is of: its serial/WWN; every file one drive with --same-drive; else the file alone."""
     if same_drive:
         return ("same-drive",)
-    key = drive_key(snap.model, snap.serial, snap.wwn)
+    key = DriveId.of(snap).key
     if key is not None:
         return ("id", key)
     return ("alone", snap.source)
@@ -52,7 +50,7 @@ MASKED_ALONE = ("serial masked: reported alone, although other files show the sa
 
 def _same_drive_check(readings: Sequence[SavedReading]) -> None:
     """--same-drive with files whose identities prove two drives is a usage error."""
-    keys = {drive_key(r.snap.model, r.snap.serial, r.snap.wwn): r.snap.source for r in readings}
+    keys = {DriveId.of(r.snap).key: r.snap.source for r in readings}
     keys.pop(None, None)
     if len(keys) > 1:
         (a, file_a), (b, file_b) = list(keys.items())[:2]
@@ -113,78 +111,37 @@ def group(readings: Sequence[SavedReading], same_drive: bool = False) -> list[li
     return groups
 
 
-def _wear_points(chain: Sequence[SavedReading]) -> list[wear.Point]:
-    """The chain's readings of the latest reading's wear indicator (saturated ones and untrusted clocks left
-    out), each with the drive's finer counter of wear where it has one (Intel E2h, 1/1024 %)."""
-    source = chain[-1].report.used_source
-    out = []
-    for r in chain:
-        rep, snap = r.report, r.snap
-        if (source is not None and rep.used_source == source and not rep.used_at_least
-                and rep.used_percent is not None and snap.power_on_hours is not None and snap.power_on_hours_trusted):
-            fine = vendors.lifetime_e2h_percent(vendors.timed_raw(snap, 226), vendors.timed_raw(snap, 228),
-                                                snap.power_on_hours)
-            out.append(wear.Point(snap.power_on_hours, rep.used_percent, rep.used_step or 1.0, fine,
-                                  rep.writes.host_bytes_written))
-    return out
-
-
-def _wear_readings(chain: Sequence[SavedReading]) -> tuple[list[forecast.Reading], float, Optional[str]]:
-    """(readings, their step, the finer counter's source or None): the finer counter's readings where it counts
-    the same wear as the indicator at every reading (wear.finer_readings), else the indicator's."""
-    points = _wear_points(chain)
-    fine = wear.finer_readings(points)
-    if fine is not None:
-        return forecast.clean(fine), wear.FINE_STEP, vendors.E2H_LIFETIME_SOURCE
-    step = chain[-1].report.used_step or 1.0
-    return forecast.clean([forecast.Reading(p.power_on_hours, p.used_percent, p.host_bytes_written)
-                           for p in points]), step, None
+def reading_of(saved: SavedReading) -> DriveReading:
+    """A saved output as a reading of its drive (power-on hours only where plausible; its E2h where it counts the
+    drive's whole life), named by its file."""
+    snap, rep = saved.snap, saved.report
+    return DriveReading(snap.power_on_hours if snap.power_on_hours_trusted else None, rep.used_percent,
+                        rep.used_source, rep.used_at_least,
+                        vendors.lifetime_e2h_percent(vendors.timed_raw(snap, 226), vendors.timed_raw(snap, 228),
+                                                     snap.power_on_hours),
+                        rep.writes.host_bytes_written, rep.writes.nand_bytes_written, name=Path(snap.source).name)
 
 
 def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
-    """One report for several saved outputs of one drive: the calibrated forecast over their readings (the
-    timed window of the latest, when it has a valid one, stands: it measured the workload itself)."""
-    latest = chain[-1]
+    """One report for several saved outputs of one drive: the windowed projection over their readings
+    (windowed.py: the timed window of the latest, when it measured one, stands)."""
+    latest = chain[-1].report
     if len(chain) < 2:
-        return latest.report
-    names = ", ".join(Path(r.snap.source).name for r in chain)
+        return latest
     masked = any(r.snap.serial is None and r.snap.wwn is None for r in chain)
     notes = ["serial masked: readings joined as one drive because --same-drive said so (their counters only "
              "grow)"] if masked else []
-    report = latest.report
-    if report.measured_window:
-        return replace(report, readings=len(chain), notes=report.notes + tuple(notes))
-    readings, step, finer = _wear_readings(chain)
-    span = readings[-1].power_on_hours - readings[0].power_on_hours if readings else 0.0
-    early = forecast.too_early(readings)
-    if len(readings) < 2 or not forecast.calibration().spans(span) or early is not None:
-        why = early or ("they share no wear indicator that is comparable across them (indicator saturated, "
-                        "different sources, or untrusted power-on hours)" if len(readings) < 2 else
-                        f"they span only {span:,.1f} power-on hours; the lifetime average stands")
-        window = Window(kind="readings", valid=False, reason=f"{len(chain)} readings ({names}): {why}")
-        return with_projection(report, window, None, len(chain), notes)
-    source = finer or str(report.used_source)
-    moved = readings[-1].used_percent - readings[0].used_percent
-    finer_words = "" if finer is None else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
-                                            f"than {report.used_source})")
-    reason = (f"{len(readings)} readings of this drive from {readings[0].power_on_hours:,.0f} to "
-              f"{readings[-1].power_on_hours:,.0f} power-on hours ({names}); rate from {source}")
-    window = Window(kind="readings", valid=True, reason=reason, minutes=span * 60, wear_percent=moved, counter=source)
-    projection = wear.forecast_projection(readings, step, report.interface, f"readings:{source}",
-                                          f"{moved:.4g} % more wear{finer_words} in {span:,.0f} power-on hours "
-                                          f"across {len(readings)} readings", ctx.interval_level,
-                                          report.used_percent if finer else None)
-    trend = [projection.trend.text] if projection is not None and projection.trend is not None else []
-    return with_projection(report, window, projection, len(readings), notes, trend)
+    result = windowed_projection([reading_of(r) for r in chain], latest, "readings", ctx.interval_level)
+    return with_windowed(latest, result, notes)
 
 
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
                 ) -> Optional[DriveReport]:
     """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
-    if same_drive or len(chain) != 1 or drive_key(chain[0].snap.model, chain[0].snap.serial, chain[0].snap.wwn):
+    if same_drive or len(chain) != 1 or DriveId.of(chain[0].snap).key:
         return None
     alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == _look_alike(chain[0].snap)
-             and drive_key(r.snap.model, r.snap.serial, r.snap.wwn) is None]
+             and DriveId.of(r.snap).key is None]
     if not alike:
         return None
     return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))

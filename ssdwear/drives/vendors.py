@@ -410,6 +410,26 @@ def lifetime_e2h_percent(e2h: Optional[int], e4h: Optional[int], power_on_hours:
     return e2h / E2H_STEPS_PER_PERCENT if e4h >= poh_minutes - never_reset_slack(poh_minutes) else None
 
 
+# NVMe's and SCSI's Percentage Used saturate here (the true wear is this or more).
+PERCENTAGE_USED_MAX = 255
+
+
+def indicator_saturated(source: Optional[str], percent: Optional[float]) -> bool:
+    """Whether a reading of the wear indicator named `source` (a stored sample's used_source) at `percent` is
+    saturated, as its live reading said: Percentage Used at 255, an attribute at its floor, 169 at 0 remaining."""
+    if source is None or percent is None:
+        return False
+    if source in ("nvme_percentage_used", "scsi_percentage_used"):
+        return percent >= PERCENTAGE_USED_MAX
+    if source == "smi_169_remaining_lifetime":
+        return percent >= 100
+    wear = next((w for p in PROFILES for w in p.wear if w.source == source), None)
+    if wear is None:
+        return False
+    floor = _used(wear, wear.floor)  # past it, a wrapping attribute's raw value counts on (not saturated)
+    return percent == floor if wear.wraps_past_100 else percent >= floor
+
+
 def indicator_step(source: Optional[str]) -> float:
     """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
     unless the table says otherwise."""
@@ -436,6 +456,11 @@ class UsedReading:
     step: float = 1.0  # resolution: the indicator moves in steps of this many percent
 
 
+def _used(wear: WearAttribute, value: int) -> float:
+    """Percent used at a normalized value of a life-remaining attribute."""
+    return float(100 - value) if wear.divisor == 1.0 else round((100 - value) / wear.divisor, 1)
+
+
 def _wear_reading(wear: WearAttribute, attr: Attribute) -> Optional[UsedReading]:
     if wear.wraps_past_100 and attr.value is not None and attr.value > 100:
         if attr.raw is not None and 100 <= attr.raw <= 1000:
@@ -444,8 +469,7 @@ def _wear_reading(wear: WearAttribute, attr: Attribute) -> Optional[UsedReading]
         return None
     if attr.value is None or not 0 <= attr.value <= 100:
         return None
-    used = float(100 - attr.value) if wear.divisor == 1.0 else round((100 - attr.value) / wear.divisor, 1)
-    return UsedReading(source=wear.source, percent=used, at_least=attr.value <= wear.floor,
+    return UsedReading(source=wear.source, percent=_used(wear, attr.value), at_least=attr.value <= wear.floor,
                        detail=f"attribute {attr.id} {wear.label} normalized {attr.value:03d}", trust=TRUST_VENDOR,
                        step=1 / wear.divisor)
 
@@ -547,7 +571,7 @@ def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
     if snap.nvme is None or snap.nvme.percentage_used is None:
         return []
     pu = snap.nvme.percentage_used
-    return [UsedReading("nvme_percentage_used", float(pu), pu >= 255,
+    return [UsedReading("nvme_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
                         f"NVMe SMART/Health log 'Percentage Used' = {pu}%", TRUST_STANDARD)]
 
 
@@ -555,7 +579,7 @@ def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
     if snap.scsi is None or snap.scsi.percentage_used is None:
         return []
     pu = snap.scsi.percentage_used
-    return [UsedReading("scsi_percentage_used", float(pu), pu >= 255,
+    return [UsedReading("scsi_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
                         f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, Protocol
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -380,10 +380,64 @@ def passed_given_status(passed: Optional[bool], exit_status: Optional[int]) -> O
     return passed
 
 
-def drive_key(model: Optional[str], serial: Optional[str], wwn: Optional[str]) -> Optional[str]:
-    """A drive's identity: model + serial (else WWN). None when the drive cannot be identified."""
-    if serial:
-        return f"{(model or '').strip()}|{serial.strip()}"
-    if wwn:
-        return f"wwn:{wwn}"
-    return None
+class Identified(Protocol):
+    """What names a drive (a Snapshot, a DriveReport)."""
+
+    @property
+    def model(self) -> Optional[str]: ...
+
+    @property
+    def serial(self) -> Optional[str]: ...
+
+    @property
+    def wwn(self) -> Optional[str]: ...
+
+    @property
+    def interface(self) -> str: ...
+
+
+def drive_label(model: Optional[str], serial: Optional[str]) -> str:
+    """A drive in words: 'MODEL [SERIAL]' ('' when neither is known). Every message and view names a drive so."""
+    return " ".join(x for x in (model, serial and f"[{serial}]") if x)
+
+
+@dataclass(frozen=True)
+class DriveId:
+    """Who a drive is: model + serial, else its WWN, never its /dev name (the history's key). The interface is kept
+    beside it (the history stores it) but is not part of who the drive is."""
+
+    model: Optional[str] = None
+    serial: Optional[str] = None
+    wwn: Optional[str] = None
+    interface: Optional[str] = field(default=None, compare=False)
+
+    @classmethod
+    def of(cls, drive: Identified) -> DriveId:
+        return cls(drive.model, drive.serial, drive.wwn, drive.interface)
+
+    @property
+    def key(self) -> Optional[str]:
+        """model|serial, else wwn:WWN; None when the drive cannot be identified (then nothing is stored of it)."""
+        if self.serial:
+            return f"{(self.model or '').strip()}|{self.serial.strip()}"
+        if self.wwn:
+            return f"wwn:{self.wwn}"
+        return None
+
+    @property
+    def label(self) -> str:
+        """'MODEL [SERIAL]', the WWN standing in for a serial the drive does not give."""
+        return drive_label(self.model, self.serial or self.wwn)
+
+
+@dataclass(frozen=True)
+class StoredDrive:
+    """A drive the history holds: who it is and its key; for the period asked, its samples (how many, the first and
+    the last) and the device it was last seen at."""
+
+    drive: DriveId
+    key: str
+    samples: int = 0
+    first: Optional[datetime] = None
+    last: Optional[datetime] = None
+    device: Optional[str] = None

@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ssdwear.model.schema import SCHEMA_VERSION
+
+if TYPE_CHECKING:
+    from datetime import datetime
+
+    from ssdwear.model.records import Sample, StoredDrive
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -27,15 +32,16 @@ SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_by
                  "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
 
 
-def sample_row(s: Any) -> dict[str, Any]:
+def sample_row(s: Sample) -> dict[str, Any]:
     row = {name: getattr(s, name) for name in SAMPLE_FIELDS}
     row["at"] = s.at.isoformat(timespec="seconds")
     return row
 
 
-def samples_doc(drive: dict[str, Any], series: Sequence[Any]) -> dict[str, Any]:
+def samples_doc(stored: StoredDrive, series: Sequence[Sample]) -> dict[str, Any]:
     """A drive's stored samples, as the `history` document holds them."""
-    return {"drive": {k: drive[k] for k in ("model", "serial", "wwn", "interface")},
+    d = stored.drive
+    return {"drive": {"model": d.model, "serial": d.serial, "wwn": d.wwn, "interface": d.interface},
             "samples": [sample_row(s) for s in series]}
 
 
@@ -56,7 +62,7 @@ def _csv(fields: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
     return out.getvalue()
 
 
-def samples_csv(series: Sequence[Any]) -> str:
+def samples_csv(series: Sequence[Sample]) -> str:
     return _csv(SAMPLE_FIELDS, [sample_row(s) for s in series])
 
 
@@ -64,16 +70,16 @@ DRIVE_LIST_FIELDS = ("serial", "model", "wwn", "interface", "last_device", "samp
                      "span_days")
 
 
-def drive_list_doc(drives: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def drive_list_doc(drives: Sequence[StoredDrive]) -> list[dict[str, Any]]:
     """The drives a history holds (Store.drive_list), as the `history` document lists them."""
-    def when(t: Any) -> Optional[str]:
+    def when(t: Optional[datetime]) -> Optional[str]:
         return None if t is None else t.isoformat(timespec="seconds")
 
-    return [dict(serial=d["serial"], model=d["model"], wwn=d["wwn"], interface=d["interface"],
-                 last_device=d["device"], samples=d["samples"], first_sample=when(d["first"]),
-                 last_sample=when(d["last"]), span_days=None if d["first"] is None else
-                 round((d["last"] - d["first"]).total_seconds() / 86400, 2)) for d in drives]
+    return [dict(serial=d.drive.serial, model=d.drive.model, wwn=d.drive.wwn, interface=d.drive.interface,
+                 last_device=d.device, samples=d.samples, first_sample=when(d.first), last_sample=when(d.last),
+                 span_days=None if d.first is None or d.last is None else
+                 round((d.last - d.first).total_seconds() / 86400, 2)) for d in drives]
 
 
-def drive_list_csv(drives: Sequence[dict[str, Any]]) -> str:
+def drive_list_csv(drives: Sequence[StoredDrive]) -> str:
     return _csv(DRIVE_LIST_FIELDS, drive_list_doc(drives))

@@ -3,31 +3,37 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from datetime import datetime
+from typing import TYPE_CHECKING, Optional
 
 from ssdwear.model.units import human_minutes
 
 from .layout import grid, labelled, tables_wanted
 
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
-def drive_list_view(drives: Sequence[dict[str, Any]], columns: int) -> Any:
+    from ssdwear.model.records import Sample, StoredDrive
+
+
+def drive_list_view(drives: Sequence[StoredDrive], columns: int) -> RenderableType:
     """`ssdwear history` without a drive: one line (a table row where it fits) per drive held."""
     from rich.console import Group
     from rich.text import Text
 
-    def when(t: Any) -> str:
+    def when(t: Optional[datetime]) -> str:
         return "-" if t is None else f"{t:%Y-%m-%d %H:%M}"
 
     header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
               ("First (UTC)", "left"), ("Last (UTC)", "left"), ("Span", "right"))
-    rows = [(d["serial"] or f"wwn {d['wwn']}", d["model"] or "?", d["device"] or "-", f"{d['samples']:,}",
-             when(d["first"]), when(d["last"]),
-             human_minutes(None if d["first"] is None else (d["last"] - d["first"]).total_seconds() / 60))
+    rows = [(d.drive.serial or f"wwn {d.drive.wwn}", d.drive.model or "?", d.device or "-", f"{d.samples:,}",
+             when(d.first), when(d.last),
+             human_minutes(None if d.first is None or d.last is None else (d.last - d.first).total_seconds() / 60))
             for d in drives]
     table = grid(header, rows, columns) if tables_wanted() else None
     if table is not None:
         return table
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     for row in rows:
         parts.append(Text(f"{row[0]}  {row[1]}", style="bold"))
         for (label, _), value in zip(header[2:], row[2:], strict=True):
@@ -89,12 +95,12 @@ def time_axis(points: Sequence[tuple[float, float]], width: int = 60) -> list[st
     return [f"{'UTC':>10}  {''.join(cells).rstrip()}"]
 
 
-def history_chart(drive: dict[str, Any], series: Sequence[Any]) -> str:
+def history_chart(stored: StoredDrive, series: Sequence[Sample]) -> str:
     if not series:
-        return f"{drive['model']} [{drive['serial']}]: no samples in this period"
+        return f"{stored.drive.label}: no samples in this period"
     first, last = series[0].at, series[-1].at
     stamp = [(s.at.timestamp(), s) for s in series]
-    lines = [f"{drive['model']} [{drive['serial'] or drive['wwn']}]: {len(series)} "
+    lines = [f"{stored.drive.label}: {len(series)} "
              f"sample{'s' if len(series) != 1 else ''} from "
              f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
     used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]

@@ -11,9 +11,12 @@ import re
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import IO, Any, Optional, cast
+from typing import IO, TYPE_CHECKING, Any, Optional, cast
 
 from .streams import fit as fit_stream
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 GLUE = "\u00a0"  # a space no line may break at (textwrap breaks only at ASCII whitespace)
 _UNITS = r"(?:%|min|minutes?|h|hours?|d|days?|y|years?|[kMGTP]i?B|B)(?![\w])"
@@ -76,7 +79,7 @@ def console(stderr: bool = False) -> Any:
                    soft_wrap=False, highlight=False, markup=False, emoji=False)
 
 
-def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], columns: int) -> Optional[Any]:
+def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], columns: int) -> Optional[Table]:
     """A table laid out here so that no word is ever cut: every column at least as wide as its longest word
     (a serial, a device name, a figure), the widest columns narrowed first, each cell wrapped between words.
     None when even that does not fit in `columns`."""

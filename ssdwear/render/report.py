@@ -4,9 +4,10 @@ truncated identity or figure; and retire-check's verdict."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Optional
 
-from ssdwear.model.records import DriveReport, Projection, RaidVolume, Window
+from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window
 from ssdwear.model.units import (
     MAX_PRINTED_YEARS,
     MIN_PRINTED_YEARS,
@@ -18,6 +19,9 @@ from ssdwear.model.units import (
 )
 
 from .layout import GLUE, grid, labelled, paragraph, wrap_text
+
+if TYPE_CHECKING:
+    from ssdwear.assess.verdict import Verdict
 
 
 def intervalwords(p: Projection) -> str:
@@ -88,9 +92,10 @@ def fmt_written(r: DriveReport) -> str:
 
 
 def _identity(r: DriveReport) -> str:
-    """Model and [serial]; a model of up to 30 characters kept on one line (longer ones wrap like words)."""
+    """The drive's label (model [serial]); a model of up to 30 characters kept on one line (longer ones wrap like
+    words)."""
     model = r.model.replace(" ", GLUE) if r.model and len(r.model) <= 30 else r.model
-    return " ".join(x for x in (model, r.serial and f"[{r.serial}]") if x) or "?"
+    return DriveId.of(replace(r, model=model)).label or "?"
 
 
 def _kind(r: DriveReport) -> str:
@@ -181,8 +186,8 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
     return Group(*parts)
 
 
-def verdict_text(verdict: Any, drive: DriveReport) -> str:
-    who = " ".join(x for x in (drive.model, drive.serial and f"[{drive.serial}]", drive.device) if x)
+def verdict_text(verdict: Verdict, drive: DriveReport) -> str:
+    who = " ".join(x for x in (DriveId.of(drive).label, drive.device) if x)
     lines = [f"{verdict.level.upper()}: {who}"]
     lines += [f"  - {reason}" for reason in verdict.reasons]
     lines += [f"  ok: {fact}" for fact in verdict.facts]

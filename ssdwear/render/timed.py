@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ssdwear.model.records import drive_label
 from ssdwear.model.units import human_minutes
 
 from .layout import console, labelled
@@ -19,7 +20,7 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
 
     parts: list[Any] = []
     for r in results:
-        who = " ".join(x for x in (r.model, r.serial and f"[{r.serial}]") if x)
+        who = drive_label(r.model, r.serial)
         style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += labelled("", r.message, columns)
@@ -32,7 +33,7 @@ def status_view(rows: Sequence[Any], columns: int) -> Any:
 
     parts: list[Any] = []
     for row in rows:
-        who = " ".join(x for x in (row.model, row.serial and f"[{row.serial}]") if x)
+        who = drive_label(row.model, row.serial)
         if row.error:
             parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += labelled("", row.error, columns, "red")

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Literal, Optional
 from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
+from ssdwear.assess.windowed import with_windowed
 from ssdwear.drives import vendors
 from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
-from ssdwear.model.records import PASS_THROUGH_TYPE, DriveReport, RaidVolume, Sample, Snapshot, drive_key, location
+from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidVolume, Sample, Snapshot, location
 from ssdwear.smartctl.calls import Outcome, identify, read_many, reset_nvme_timer, reset_timer, says_raid_volume, scan
 from ssdwear.smartctl.runner import Runner
 
@@ -176,7 +177,7 @@ class Session:
 
     def context(self, snap: Snapshot, now: datetime) -> Context:
         store = self.store()
-        key = drive_key(snap.model, snap.serial, snap.wwn)
+        key = DriveId.of(snap).key
         reset = look = previous = None
         if store is not None:
             try:
@@ -241,10 +242,10 @@ class Session:
             self.warn(history_mod.clock_warning(now))
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
-        """For drives without a valid timed window: the calibrated projection over the stored samples."""
+        """The report with the windowed projection over its drive's stored samples (assess/history.py)."""
         store = self.store()
-        key = drive_key(snap.model, snap.serial, snap.wwn)
-        if store is None or key is None or report.measured_window:
+        key = DriveId.of(snap).key
+        if store is None or key is None:
             return report
         since = now - timedelta(minutes=self.config.history_window_minutes)
         try:
@@ -253,16 +254,7 @@ class Session:
             self.warn(f"history not used: {exc}")
             return report
         samples.append(sample_of(snap, report, now))
-        source = None if report.used_at_least else report.used_source
-        result = history_mod.history_projection(samples, source, report.used_step, report.interface,
-                                                report.writes.rated_bytes, self.config.interval_level, now)
-        writes = replace(report.writes, host_bytes_per_day=result.write_bytes_per_day)
-        report = replace(report, writes=writes)
-        if result.window is None or result.projection is None:
-            return replace(report, notes=report.notes + result.notes)
-        trend = [result.projection.trend.text] if result.projection.trend is not None else []
-        return assess_mod.with_projection(report, result.window, result.projection, result.readings, result.notes,
-                                          trend)
+        return with_windowed(report, history_mod.history_windowed(samples, report, self.config.interval_level, now))
 
     def remember(self) -> list[tuple[str, str]]:
         """One sample per drive of the last assessment, all in one transaction, stamped with its time.
@@ -278,12 +270,12 @@ class Session:
         by_key: dict[str, str] = {}
         for snap, report in self._assessed:
             device = location(snap.device or snap.source, snap.device_type)
-            key = drive_key(snap.model, snap.serial, snap.wwn)
-            if key is None:
+            drive = DriveId.of(snap)
+            if drive.key is None:
                 skipped.append((device, "drive has no serial number or WWN; no sample stored"))
                 continue
-            by_key[key] = device
-            rows.append((key, snap.model, snap.serial, snap.wwn, snap.interface, sample_of(snap, report, now), device))
+            by_key[drive.key] = device
+            rows.append((drive, sample_of(snap, report, now), device))
         rejected = store.add_samples(rows) if rows else {}
         return skipped + [(by_key[key], f"sample not stored: {why}") for key, why in rejected.items()]
 
@@ -335,14 +327,13 @@ class Session:
                 nvme = self._nvme_runner()
             except SsdwearError as exc:
                 return result("failed", f"not reset, nothing was sent: {exc}")
-        key = drive_key(snap.model, snap.serial, snap.wwn)
-        if key is None:
+        drive = DriveId.of(snap)
+        if drive.key is None:
             return result("failed", "not reset: the drive has no serial number or WWN, so its reset could not be "
                                     "recorded")
         baseline = assess_mod.assess(snap, self.context(snap, self.clock()))
         try:
-            store.add_sample(key, snap.model, snap.serial, snap.wwn, snap.interface,
-                             sample_of(snap, baseline, self.clock() - timedelta(milliseconds=1)),
+            store.add_sample(drive, sample_of(snap, baseline, self.clock() - timedelta(milliseconds=1)),
                              location(device, dtype))
         except StoreError as exc:
             return result("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})")
@@ -351,16 +342,15 @@ class Session:
         except DriveError as exc:
             return result("failed", f"not reset: its identity could not be read again just before the reset "
                                     f"({exc.message})")
-        if (now.model, now.serial, now.wwn) != (snap.model, snap.serial, snap.wwn):
+        if DriveId.of(now) != drive:
             return result("refused", f"not reset: the drive behind {device} changed since it was read "
-                                     f"({snap.model} [{snap.serial or snap.wwn}], now {now.model} "
-                                     f"[{now.serial or now.wwn}]); run start again")
-        status, message = self._send_reset(store, key, device, dtype, snap, nvme, baseline)
+                                     f"({drive.label}, now {DriveId.of(now).label}); run start again")
+        status, message = self._send_reset(store, drive, device, dtype, snap, nvme, baseline)
         if status == "reset" and refusal:
             message += f" (forced: {refusal})"
         return result(status, message)
 
-    def _send_reset(self, store: Store, key: str, device: str, dtype: Optional[str], snap: Snapshot,
+    def _send_reset(self, store: Store, drive: DriveId, device: str, dtype: Optional[str], snap: Snapshot,
                     nvme: Optional[Runner], baseline: DriveReport) -> tuple[StartStatus, str]:
         """Record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
         and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too)."""
@@ -372,8 +362,7 @@ class Session:
         with held_signals() as caught:
             at = self.clock()
             try:
-                store.record_reset(key, snap.model, snap.serial, snap.wwn, snap.interface, at,
-                                   location(device, dtype), snap.power_on_hours, drive_dict(baseline))
+                store.record_reset(drive, at, location(device, dtype), snap.power_on_hours, drive_dict(baseline))
             except StoreError as exc:
                 unrecordable = exc
             if unrecordable is None:
@@ -387,7 +376,7 @@ class Session:
             kept = failure is None or failure.kind == "timeout"  # a killed call may have reached the drive
             if not kept:
                 try:
-                    store.forget_reset(key, at)
+                    store.forget_reset(drive, at)
                 except StoreError as exc:
                     forgotten = f"; its record could not be removed ({exc}): status will say it did not take effect"
         if caught:

@@ -383,5 +383,5 @@ def test_samples_of_a_pass_through_drive_are_found_by_serial(tmp_path: Path) -> 
     ssdwear_cli(["--db", str(db), "sample"], App(runner=ReplayRunner(RAID / "megaraid"), clock=lambda: T0))
     with Store.open(db, write=False) as store:
         (found,) = store.find_drives("S3YZNB0KB00864E")
-        assert [s.at for s in store.samples(found["key"])] == [T0]
-        assert [d["serial"] for d in store.find_drives("/dev/bus/0 sat+megaraid,1")] == ["S3YZNB0KB00864E"]
+        assert [s.at for s in store.samples(found.key)] == [T0]
+        assert [d.drive.serial for d in store.find_drives("/dev/bus/0 sat+megaraid,1")] == ["S3YZNB0KB00864E"]

@@ -28,7 +28,7 @@ from ssdwear.cli.app import App
 from ssdwear.drives import vendors
 from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError
-from ssdwear.model.records import Sample
+from ssdwear.model.records import DriveId, Sample
 from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
 from ssdwear.smartctl.replay import ReplayRunner, fixture_name
 
@@ -187,8 +187,8 @@ def test_a_sample_that_does_not_fit_is_that_drives_error_only(tmp_path: Path) ->
     with Store.open(tmp_path / "h.db") as store:
         good = Sample(at=T0, power_on_hours=10, host_bytes_written=1000)
         bad = Sample(at=T0, power_on_hours=10, host_bytes_written=1 << 70)
-        rejected = store.add_samples([("M|A", "M", "A", None, "ata", good, "/dev/sda"),
-                                      ("M|B", "M", "B", None, "ata", bad, "/dev/sdb")])
+        rejected = store.add_samples([(DriveId("M", "A", None, "ata"), good, "/dev/sda"),
+                                      (DriveId("M", "B", None, "ata"), bad, "/dev/sdb")])
         assert set(rejected) == {"M|B"} and "64-bit" in rejected["M|B"]
         assert count_samples(store) == 1 and store.samples("M|A")[0].host_bytes_written == 1000
 
@@ -280,12 +280,12 @@ def test_only_the_time_collision_is_retried_and_only_so_often(tmp_path: Path) ->
     Store.open(db).close()
     _trigger(db, "UNIQUE constraint failed: samples.drive_id, samples.t")  # a collision that never ends
     with Store.open(db) as store, pytest.raises(StoreError, match="damaged"):
-        store.add_samples([("M|A", "M", "A", None, "ata", Sample(at=T0, power_on_hours=1), None)])
+        store.add_samples([(DriveId("M", "A", None, "ata"), Sample(at=T0, power_on_hours=1), None)])
     db2 = tmp_path / "h2.db"
     Store.open(db2).close()
     _trigger(db2, "NOT NULL constraint failed: samples.poh")  # any other integrity error: not a collision
     with Store.open(db2) as store, pytest.raises(StoreError, match="damaged"):
-        store.add_samples([("M|A", "M", "A", None, "ata", Sample(at=T0, power_on_hours=1), None)])
+        store.add_samples([(DriveId("M", "A", None, "ata"), Sample(at=T0, power_on_hours=1), None)])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -462,10 +462,10 @@ def test_start_sends_nothing_when_the_baseline_cannot_be_stored(tmp_path: Path, 
 def test_a_reset_that_cannot_be_recorded_is_reported_and_the_others_go_on(tmp_path: Path, monkeypatch) -> None:
     real = Store.record_reset
 
-    def full_for_sda(self, key, *args, **kwargs):
-        if "SEED710" in key:
+    def full_for_sda(self, drive, *args, **kwargs):
+        if "SEED710" in drive.key:
             raise _full(self.path)
-        return real(self, key, *args, **kwargs)
+        return real(self, drive, *args, **kwargs)
 
     monkeypatch.setattr(Store, "record_reset", full_for_sda)
     runner = ReplayRunner(FIXTURES / "intel")

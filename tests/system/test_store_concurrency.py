@@ -17,7 +17,7 @@ from ssdwear.host.store.queries import Store
 SAMPLER = textwrap.dedent("""
     import sys
     from datetime import datetime, timezone
-    from ssdwear.model.records import Sample
+    from ssdwear.model.records import DriveId, Sample
     from ssdwear.host.store.queries import Store
 
     db, count, who = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -25,7 +25,7 @@ SAMPLER = textwrap.dedent("""
     for i in range(count):
         # both samplers write the same drive at the same instants: keys collide on purpose
         at = datetime.fromtimestamp(1_790_000_000 + i, tz=timezone.utc)
-        store.add_sample("MODEL|SERIAL1", "MODEL", "SERIAL1", None, "nvme",
+        store.add_sample(DriveId("MODEL", "SERIAL1", None, "nvme"),
                          Sample(at=at, power_on_hours=float(i), used_percent=1.0, used_source=who,
                                 host_bytes_written=i), "/dev/nvme0")
         print(i + 1, flush=True)

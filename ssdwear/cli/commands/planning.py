@@ -93,9 +93,9 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
                     match = store.the_drive(key)
                 except SsdwearError as exc:
                     raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
-                samples = store.samples(match["key"], since=now - timedelta(minutes=cfg.history_window_minutes))
-                ahead = ahead or store.dated_after(match["key"], now) > 0
-                add(report_from_history(match, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
+                samples = store.samples(match.key, since=now - timedelta(minutes=cfg.history_window_minutes))
+                ahead = ahead or store.dated_after(match.key, now) > 0
+                add(report_from_history(match.drive, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
                     f"history:{path}")
         if ahead:
             say(f"warning: {clock_warning(now)}")

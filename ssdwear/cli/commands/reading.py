@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
@@ -37,7 +37,7 @@ from ..app import (
 )
 
 if TYPE_CHECKING:
-    pass
+    from ssdwear.model.records import StoredDrive
 
 
 @cli.command()
@@ -192,10 +192,10 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
     with Store.open(path, create=False, write=False) as store:
         if drive is None:
             drives = store.drive_list(since=start, until=now)
-            keys = [d["key"] for d in drives]
+            keys = [d.key for d in drives]
         else:
             found = store.the_drive(drive)
-            series, keys = store.samples(found["key"], since=start, until=now), [found["key"]]
+            series, keys = store.samples(found.key, since=start, until=now), [found.key]
         if any(store.dated_after(key, now) for key in keys):
             say(f"warning: {clock_warning(now)}")
     if drive is None:
@@ -210,7 +210,7 @@ def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) ->
         emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
 
 
-def _drive_list(app: App, origin: str, drives: list[dict[str, Any]], fmt: str) -> None:
+def _drive_list(app: App, origin: str, drives: list[StoredDrive], fmt: str) -> None:
     from ssdwear.render.documents import drive_list_csv, drive_list_doc
     from ssdwear.render.history import drive_list_view
     from ssdwear.render.layout import width

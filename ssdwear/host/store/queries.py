@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from ssdwear.model.errors import SsdwearError, StoreError
-from ssdwear.model.records import LastLook, ResetRecord, Sample
+from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, StoredDrive
 
 from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
 from .migrations import MIGRATIONS
@@ -189,14 +189,15 @@ class Store:
             raise store_error(self.path, exc, "writing") from None
         return result
 
-    def _drive_id(self, db: sqlite3.Connection, key: str, model: Optional[str], serial: Optional[str],
-                  wwn: Optional[str], interface: Optional[str], t: int) -> int:
+    def _drive_id(self, db: sqlite3.Connection, drive: DriveId, t: int) -> int:
+        key = _key(drive)
         row = db.execute("SELECT id FROM drives WHERE key = ?", (key,)).fetchone()
         if row:
             db.execute("UPDATE drives SET last_seen = max(last_seen, ?) WHERE id = ?", (t, row[0]))
             return int(row[0])
         cur = db.execute("INSERT INTO drives (key, model, serial, wwn, interface, first_seen, last_seen) "
-                         "VALUES (?, ?, ?, ?, ?, ?, ?)", (key, model, serial, wwn, interface, t, t))
+                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (key, drive.model, drive.serial, drive.wwn, drive.interface, t, t))
         return int(cur.lastrowid or 0)
 
     def _source_id(self, db: sqlite3.Connection, name: Optional[str]) -> Optional[int]:
@@ -207,39 +208,37 @@ class Store:
             self._source_ids[name] = int(db.execute("SELECT id FROM sources WHERE name = ?", (name,)).fetchone()[0])
         return self._source_ids[name]
 
-    def add_sample(self, key: str, model: Optional[str], serial: Optional[str], wwn: Optional[str],
-                   interface: Optional[str], sample: Sample, device: Optional[str] = None) -> None:
+    def add_sample(self, drive: DriveId, sample: Sample, device: Optional[str] = None) -> None:
         """Store one sample in one transaction (and note which drive sits behind `device`)."""
-        rejected = self.add_samples([(key, model, serial, wwn, interface, sample, device)])
+        rejected = self.add_samples([(drive, sample, device)])
         if rejected:
-            raise StoreError(f"sample of {key} not stored in {self.path}: {rejected[key]}")
+            raise StoreError(f"sample of {_key(drive)} not stored in {self.path}: {rejected[_key(drive)]}")
 
-    def add_samples(self, rows: Sequence[tuple[str, Optional[str], Optional[str], Optional[str], Optional[str],
-                                               Sample, Optional[str]]]) -> dict[str, str]:
-        """Store several samples in one transaction. A drive whose sample cannot be stored (values that do not
-        fit) is left out and returned as {key: why}; a damaged or unwritable database is a StoreError."""
+    def add_samples(self, rows: Sequence[tuple[DriveId, Sample, Optional[str]]]) -> dict[str, str]:
+        """Store several samples (drive, sample, the device it was read at) in one transaction. A drive whose sample
+        cannot be stored (values that do not fit) is left out and returned as {key: why}; a damaged or unwritable
+        database is a StoreError."""
         def write(db: sqlite3.Connection) -> dict[str, str]:
             rejected: dict[str, str] = {}
-            for row in rows:
+            for drive, sample, device in rows:
                 db.execute("SAVEPOINT drive")
                 try:
-                    self._insert(db, *row)
+                    self._insert(db, drive, sample, device)
                 except SampleRejected as exc:
                     db.execute("ROLLBACK TO drive")
-                    rejected[row[0]] = str(exc)
+                    rejected[_key(drive)] = str(exc)
                 db.execute("RELEASE drive")
             return rejected
         result: dict[str, str] = self._transaction(write)
         return result
 
-    def _insert(self, db: sqlite3.Connection, key: str, model: Optional[str], serial: Optional[str],
-                wwn: Optional[str], interface: Optional[str], s: Sample, device: Optional[str]) -> None:
+    def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: Optional[str]) -> None:
         t = _ms(s.at)
         values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
                   s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors)
         if any(isinstance(v, int) and not -(1 << 63) <= v < 1 << 63 for v in values):
             raise SampleRejected("a counter does not fit in a 64-bit integer")
-        drive_id = self._drive_id(db, key, model, serial, wwn, interface, t)
+        drive_id = self._drive_id(db, drive, t)
         row = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source), *values[2:])
         for _ in range(MAX_SAME_TIME_RETRIES):
             try:
@@ -257,21 +256,20 @@ class Store:
                        "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen",
                        (device, drive_id, t))
 
-    def record_reset(self, key: str, model: Optional[str], serial: Optional[str], wwn: Optional[str],
-                     interface: Optional[str], at: datetime, device: Optional[str],
-                     power_on_hours: Optional[float], baseline: dict[str, Any]) -> None:
+    def record_reset(self, drive: DriveId, at: datetime, device: Optional[str], power_on_hours: Optional[float],
+                     baseline: dict[str, Any]) -> None:
         def write(db: sqlite3.Connection) -> None:
-            drive_id = self._drive_id(db, key, model, serial, wwn, interface, _ms(at))
+            drive_id = self._drive_id(db, drive, _ms(at))
             db.execute("INSERT OR REPLACE INTO resets VALUES (?, ?, ?, ?, ?)",
                        (drive_id, _ms(at), device, power_on_hours, json.dumps(baseline, sort_keys=True)))
         self._transaction(write)
 
-    def forget_reset(self, key: str, at: datetime) -> None:
+    def forget_reset(self, drive: DriveId, at: datetime) -> None:
         """Remove a reset recorded before its command was sent, when the command certainly did not reset the
         timer (the drive rejected it, or smartctl could not open the device)."""
         def write(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM resets WHERE t = ? AND drive_id = (SELECT id FROM drives WHERE key = ?)",
-                       (_ms(at), key))
+                       (_ms(at), _key(drive)))
         self._transaction(write)
 
     # -- reading -------------------------------------------------------------------------------
@@ -321,13 +319,7 @@ class Store:
             (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
 
-    def drives(self) -> list[dict[str, Any]]:
-        rows = self._read("SELECT key, model, serial, wwn, interface, first_seen, last_seen FROM drives "
-                          "ORDER BY model, serial", ())
-        return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], first_seen=_dt(r[5]),
-                     last_seen=_dt(r[6])) for r in rows]
-
-    def drive_list(self, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[dict[str, Any]]:
+    def drive_list(self, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[StoredDrive]:
         """Every drive held, with its samples between `since` and `until` counted (first and last sample time) and
         the device path it was last seen at."""
         rows = self._read(
@@ -335,30 +327,37 @@ class Store:
             "(SELECT v.device FROM devices v WHERE v.drive_id = d.id ORDER BY v.seen DESC LIMIT 1) FROM drives d "
             "LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? GROUP BY d.id ORDER BY d.model, "
             "d.serial", (_ms(since) if since else 0, _until(until)))
-        return [dict(key=r[0], model=r[1], serial=r[2], wwn=r[3], interface=r[4], samples=r[5],
-                     first=_dt(r[6]) if r[6] is not None else None, last=_dt(r[7]) if r[7] is not None else None,
-                     device=r[8]) for r in rows]
+        return [StoredDrive(DriveId(r[1], r[2], r[3], r[4]), r[0], r[5], None if r[6] is None else _dt(r[6]),
+                            None if r[7] is None else _dt(r[7]), r[8]) for r in rows]
 
-    def find_drives(self, needle: str) -> list[dict[str, Any]]:
-        """Drives whose serial, WWN, model or last device path match `needle`, case-insensitively; a name without
-        a path is also looked for under /dev ('nvme0', 'sda'), a WWN also as smartctl prints it ('5 002538 ...')."""
+    def find_drives(self, needle: str) -> list[StoredDrive]:
+        """Drives whose serial, WWN, model or a device path they were seen at match `needle`, case-insensitively; a
+        name without a path is also looked for under /dev ('nvme0', 'sda'), a WWN also as smartctl prints it
+        ('5 002538 ...')."""
         wanted = {needle.casefold(), needle.casefold().replace(" ", "").removeprefix("0x")} - {""}
         if wanted and not needle.startswith("/"):
             wanted.add(f"/dev/{needle}".casefold())
         keys = {key for device, key in self._read("SELECT v.device, d.key FROM devices v JOIN drives d ON "
                                                   "d.id = v.drive_id", ()) if device.casefold() in wanted}
-        return [d for d in self.drives() if d["key"] in keys
-                or any((d[name] or "").casefold() in wanted for name in ("serial", "wwn", "model", "key"))]
+        return [d for d in self.drive_list() if d.key in keys
+                or any((name or "").casefold() in wanted for name in (d.drive.serial, d.drive.wwn, d.drive.model,
+                                                                       d.key))]
 
-    def the_drive(self, needle: str) -> dict[str, Any]:
+    def the_drive(self, needle: str) -> StoredDrive:
         """The one drive `needle` names (serial, WWN, model or device path); a one-line error for none or many."""
         matches = self.find_drives(needle)
         if not matches:
             raise SsdwearError(f"no drive matching '{needle}' in {self.path}: give a serial, WWN, model or device "
                                "path (`ssdwear history` lists the drives it holds; ssdwear sample records drives)")
         if len(matches) > 1:
-            names = ", ".join(f"{m['model']} [{m['serial'] or m['wwn']}]" for m in matches)
+            names = ", ".join(m.drive.label for m in matches)
             raise SsdwearError(f"'{needle}' matches {len(matches)} drives in {self.path} ({names}): give the serial")
         return matches[0]
 
 
+def _key(drive: DriveId) -> str:
+    """The key a drive is stored under; a drive without a serial or WWN cannot be stored (callers skip it)."""
+    key = drive.key
+    if key is None:
+        raise StoreError(f"{drive.label or 'a drive'} has no serial number or WWN: it cannot be stored")
+    return key

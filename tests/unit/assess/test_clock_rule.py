@@ -14,7 +14,7 @@ from support.clock import FLEET_START
 from ssdwear.assess.status import status_rows
 from ssdwear.host.config import Config
 from ssdwear.host.store.queries import Store
-from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Sample, drive_key
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, DriveId, Sample
 from ssdwear.run.session import Session
 
 YEAR = timedelta(days=365)
@@ -30,7 +30,7 @@ def store_nvme_history(db: Path, days: int = 20, serial: str = "NVME1") -> None:
     half, 11 % since, 24 power-on hours a day."""
     with Store.open(db) as store:
         for back in range(days, 0, -1):
-            store.add_sample(f"Example NVMe|{serial}", "Example NVMe", serial, None, "nvme",
+            store.add_sample(DriveId("Example NVMe", serial, None, "nvme"),
                              nvme_sample(FLEET_START - timedelta(days=back), back, used=10 if back > days // 2 else 11),
                              "/dev/nvme0")
 
@@ -54,7 +54,7 @@ def test_a_sample_stored_with_the_clock_a_year_ahead_is_ignored_once_and_the_ser
     assert good.projection.method == "history:nvme_percentage_used" and good.readings == 21
     # A month ago, with the clock a year ahead: 20 correct samples came after it, and the current reading.
     with Store.open(db) as store:
-        store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme",
+        store.add_sample(DriveId("Example NVMe", "NVME1", None, "nvme"),
                          nvme_sample(FLEET_START - timedelta(days=30) + YEAR, 30, used=10), "/dev/nvme0")
     report, s = report_now(db)
     assert not any("counter reset" in n for n in report.notes), report.notes
@@ -78,7 +78,7 @@ def test_one_warning_per_run_however_many_drives_have_rows_ahead(tmp_path: Path)
     for serial in ("A", "B"):
         store_nvme_history(db, days=3, serial=serial)
         with Store.open(db) as store:
-            store.add_sample(f"Example NVMe|{serial}", "Example NVMe", serial, None, "nvme",
+            store.add_sample(DriveId("Example NVMe", serial, None, "nvme"),
                              nvme_sample(FLEET_START + YEAR, 5, used=10), "/dev/nvme0")
     s = session(db)
     s.assess([nvme(11, poh=10_600, written_units=40_000_000, serial="A"),
@@ -92,7 +92,7 @@ def test_a_sample_misdated_in_the_past_falls_into_place_by_power_on_hours(tmp_pa
     db = tmp_path / "h.db"
     store_nvme_history(db)
     with Store.open(db) as store:
-        store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme",
+        store.add_sample(DriveId("Example NVMe", "NVME1", None, "nvme"),
                          nvme_sample(FLEET_START - timedelta(hours=1), 10.5, used=10), "/dev/nvme0")
     report, s = report_now(db)
     assert not any("counter reset" in n for n in report.notes), report.notes
@@ -107,7 +107,7 @@ def test_a_real_counter_reset_still_starts_a_new_series(tmp_path: Path) -> None:
         for back in (30, 29, 28):
             older = Sample(at=FLEET_START - timedelta(days=back), power_on_hours=30_000 - back, used_percent=60,
                            used_source="nvme_percentage_used", host_bytes_written=10**15)
-            store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme", older, "/dev/nvme0")
+            store.add_sample(DriveId("Example NVMe", "NVME1", None, "nvme"), older, "/dev/nvme0")
     store_nvme_history(db, days=5)
     report, _ = report_now(db)
     assert report.readings == 6
@@ -117,11 +117,11 @@ def test_a_real_counter_reset_still_starts_a_new_series(tmp_path: Path) -> None:
 def test_a_reset_recorded_with_the_clock_ahead_is_not_the_last_reset(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     key = "INTEL SSDSA2BZ200G3|SERIAL1"
-    assert drive_key("INTEL SSDSA2BZ200G3", "SERIAL1", None) == key
+    assert DriveId("INTEL SSDSA2BZ200G3", "SERIAL1", None).key == key
     with Store.open(db) as store:
         # reset two hours ago with the clock a year ahead, then again an hour ago with the clock right
         for at in (FLEET_START - timedelta(hours=2) + YEAR, FLEET_START - timedelta(hours=1)):
-            store.record_reset(key, "INTEL SSDSA2BZ200G3", "SERIAL1", None, "ata", at, "/dev/sda", 999.0, {})
+            store.record_reset(DriveId("INTEL SSDSA2BZ200G3", "SERIAL1", None, "ata"), at, "/dev/sda", 999.0, {})
     snap = intel(3, 20, 60, poh=1000)
     s = session(db)
     (row,) = status_rows([snap], lambda snap: s.context(snap, FLEET_START))
@@ -154,7 +154,7 @@ def test_plan_from_a_serial_ignores_the_row_ahead_with_one_warning(tmp_path: Pat
     db = tmp_path / "h.db"
     store_nvme_history(db)
     with Store.open(db) as store:
-        store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme",
+        store.add_sample(DriveId("Example NVMe", "NVME1", None, "nvme"),
                          nvme_sample(FLEET_START - timedelta(days=30) + YEAR, 30, used=10), "/dev/nvme0")
     result = CliRunner().invoke(cli, ["--db", str(db), "plan", "--from", "NVME1", "--format", "json"],
                                 obj=App(clock=lambda: FLEET_START))
@@ -175,7 +175,7 @@ def test_plan_from_a_serial_sampled_seconds_apart_takes_the_lifetime_average_of_
     db = tmp_path / "h.db"
     with Store.open(db) as store:
         for seconds, written in ((0, 10**13), (2, 10**13 + 10**12)):  # 1 TB "in 2 s": 43 EB a day by the wall clock
-            store.add_sample("Example NVMe|NVME1", "Example NVMe", "NVME1", None, "nvme",
+            store.add_sample(DriveId("Example NVMe", "NVME1", None, "nvme"),
                              Sample(at=FLEET_START + timedelta(seconds=seconds), power_on_hours=10_000, used_percent=10,
                                     used_source="nvme_percentage_used", host_bytes_written=written), "/dev/nvme0")
     result = CliRunner().invoke(cli, ["--db", str(db), "plan", "--from", "NVME1", "--format", "json"],

@@ -8,7 +8,8 @@ import pytest
 from support.clock import T0
 
 from ssdwear.assess import history
-from ssdwear.model.records import Sample
+from ssdwear.assess.windowed import Windowed
+from ssdwear.model.records import DriveReport, Sample, Writes
 
 TB = 10**12
 
@@ -19,9 +20,16 @@ def s(hours: float, used: float | None = 10, written: int | None = None, poh: fl
                   used_percent=used, used_source=source, host_bytes_written=written)
 
 
+def latest(source: str | None = "nvme_percentage_used", rated: int | None = None, interface: str = "nvme",
+           at_least: bool = False) -> DriveReport:
+    """The newest report of the drive: its wear indicator now, the step, the rating."""
+    return DriveReport(device="/dev/x", interface=interface, used_source=source, used_step=1.0,
+                       used_at_least=at_least, writes=Writes(rated_bytes=rated))
+
+
 def project(samples: list[Sample], source: str | None = "nvme_percentage_used", rated: int | None = None,
-            now: datetime = T0 + timedelta(days=3650)):
-    return history.history_projection(samples, source, 1.0, "nvme", rated, 0.8, now)
+            now: datetime = T0 + timedelta(days=3650)) -> Windowed:
+    return history.history_windowed(samples, latest(source, rated), 0.8, now)
 
 
 def test_counter_reset_starts_a_new_series() -> None:
@@ -52,7 +60,7 @@ def test_a_month_of_samples_gives_a_calibrated_history_projection() -> None:
     assert result.window.kind == "history" and result.readings == len(samples)
     assert p.percent_per_year_low < p.percent_per_year < p.percent_per_year_high
     assert set(p.rates) == {"lifetime", "recent", "write_calibrated"}
-    assert result.write_bytes_per_day == pytest.approx(1e11, rel=1e-6)
+    assert result.host_bytes_per_day == pytest.approx(1e11, rel=1e-6)
 
 
 def test_under_a_day_of_samples_the_lifetime_average_stands() -> None:
@@ -111,11 +119,11 @@ def test_samples_dated_after_now_are_not_in_the_projection() -> None:
 def test_host_writes_a_day_need_the_span_a_wear_rate_needs() -> None:
     # 10 GB in 6 hours, and the same drive read twice 2 s apart while its counters moved a day (the fleet recordings
     # sampled back to back): neither is a day's writes. 22.1 PB/day was printed for the second.
-    assert project([s(0, written=TB), s(6, written=TB + 10**10)]).write_bytes_per_day is None
+    assert project([s(0, written=TB), s(6, written=TB + 10**10)]).host_bytes_per_day is None
     back_to_back = [s(0, written=TB, poh=1000), s(2 / 3600, written=TB + 512 * 10**9, poh=1024)]
-    assert project(back_to_back).write_bytes_per_day is None
+    assert project(back_to_back).host_bytes_per_day is None
     day = [s(0, written=TB, poh=1000), s(24, written=TB + 512 * 10**9, poh=1024)]
-    assert project(day).write_bytes_per_day == pytest.approx(512e9)
+    assert project(day).host_bytes_per_day == pytest.approx(512e9)
 
 
 def test_a_finer_counter_of_the_same_wear_is_the_history_rate() -> None:
@@ -127,10 +135,10 @@ def test_a_finer_counter_of_the_same_wear_is_the_history_rate() -> None:
                       e2h=e2h, e4h=72_000_000)
     later = T0 + timedelta(hours=9000)
     samples = [intel(0, 79, 80_191), intel(4000, 79, 80_700), intel(8810, 80, 81_169)]
-    fine = history.history_projection(samples, "ata_devstat_percentage_used", 1.0, "ata", None, 0.8, later)
+    fine = history.history_windowed(samples, latest("ata_devstat_percentage_used", interface="ata"), 0.8, later)
     assert fine.projection is not None and fine.projection.method == "history:intel_e2h_since_manufacture"
     assert fine.projection.rates["recent"] == pytest.approx(978 / 1024 / 8810 * 8760, rel=1e-6)
     # A timer reset since (E4h shorter than the power-on time) makes E2h a window, not the lifetime: not used.
     reset = [Sample(**{**x.__dict__, "e4h": 60_000}) for x in samples]
-    coarse = history.history_projection(reset, "ata_devstat_percentage_used", 1.0, "ata", None, 0.8, later)
+    coarse = history.history_windowed(reset, latest("ata_devstat_percentage_used", interface="ata"), 0.8, later)
     assert coarse.projection is not None and coarse.projection.method == "history:ata_devstat_percentage_used"

@@ -13,7 +13,7 @@ from support.store import count_samples, reset_baseline
 from ssdwear.host.store.migrations import MIGRATIONS
 from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError
-from ssdwear.model.records import Sample, drive_key
+from ssdwear.model.records import DriveId, Sample
 
 
 def sample(hours: float, used: float = 1.0, e4: int | None = None) -> Sample:
@@ -22,15 +22,15 @@ def sample(hours: float, used: float = 1.0, e4: int | None = None) -> Sample:
 
 
 def test_drive_key_uses_serial_then_wwn_never_the_device() -> None:
-    assert drive_key("M", "S1", "5000") == "M|S1"
-    assert drive_key("M", None, "5000") == "wwn:5000"
-    assert drive_key("M", None, None) is None
+    assert DriveId("M", "S1", "5000").key == "M|S1"
+    assert DriveId("M", None, "5000").key == "wwn:5000"
+    assert DriveId("M", None, None).key is None
 
 
 def test_samples_round_trip_in_order(tmp_path: Path) -> None:
     with Store.open(tmp_path / "h.db") as store:
         for h in (2, 0, 1):
-            store.add_sample("M|S1", "M", "S1", None, "nvme", sample(h, used=h), "/dev/nvme0")
+            store.add_sample(DriveId("M", "S1", None, "nvme"), sample(h, used=h), "/dev/nvme0")
         got = store.samples("M|S1")
         assert [s.used_percent for s in got] == [0, 1, 2]
         assert got[0].used_source == "nvme_percentage_used" and got[2].at == T0 + timedelta(hours=2)
@@ -41,8 +41,8 @@ def test_samples_round_trip_in_order(tmp_path: Path) -> None:
 
 def test_same_millisecond_samples_are_both_kept(tmp_path: Path) -> None:
     with Store.open(tmp_path / "h.db") as store:
-        store.add_sample("M|S1", "M", "S1", None, "ata", sample(0))
-        store.add_sample("M|S1", "M", "S1", None, "ata", sample(0))
+        store.add_sample(DriveId("M", "S1", None, "ata"), sample(0))
+        store.add_sample(DriveId("M", "S1", None, "ata"), sample(0))
         assert count_samples(store) == 2
 
 
@@ -86,7 +86,7 @@ def test_foreign_sqlite_database_is_refused(tmp_path: Path) -> None:
 
 def test_resets_are_recorded_with_their_baseline(tmp_path: Path) -> None:
     with Store.open(tmp_path / "h.db") as store:
-        store.record_reset("M|S1", "M", "S1", None, "ata", T0, "/dev/sda", 120.0, {"used_percent": 3})
+        store.record_reset(DriveId("M", "S1", None, "ata"), T0, "/dev/sda", 120.0, {"used_percent": 3})
         assert store.last_reset("M|S1").at == T0
         assert reset_baseline(store, "M|S1") == {"used_percent": 3}
         assert store.last_reset("M|S2") is None
