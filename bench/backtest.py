@@ -203,7 +203,7 @@ def cli_path_check(drives: list[series.Drive], limit: int = 600) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--csv", type=Path, default=series.CSV_PATH)
+    parser.add_argument("--csv", type=Path, help=f"the series CSV (default: ${series.CSV_ENV})")
     parser.add_argument("--half", choices=("eval", "cal"), default="eval", help="eval = out of sample (default)")
     parser.add_argument("--table", type=Path, help="calibration table (default: the one ssdwear ships)")
     args = parser.parse_args()

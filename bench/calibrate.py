@@ -3,9 +3,10 @@
 
 Usage: python3 bench/calibrate.py [--csv PATH] [--out FILE] [--swap]
 
-Reads ../shared/series/readings.csv (linuxhw/EnterpriseDrive, CC BY 4.0; see bench/series.py for the rules
-and the halves). Cases, as in the back-test: drives with >= 3 readings; (a) the first reading known, (b) all
-but the last known; the target is the last reading. For each case the product's own estimate
+Reads the same-drive series readings.csv (linuxhw/EnterpriseDrive, CC BY 4.0), named by --csv PATH or
+SSDWEAR_SERIES_CSV (docs/accuracy.md: what it is, where it comes from; bench/series.py: the rules and the
+halves). Cases, as in the back-test: drives with >= 3 readings; (a) the first reading known, (b) all but the last
+known; the target is the last reading. For each case the product's own estimate
 (ssdwear.wear.forecast.estimate) gives the central rate r and the class; E = r x dh / step is the indicator
 movement expected by the target, rho = (u_target - u_known) / (r x dh) the realized future rate over r.
 
@@ -199,7 +200,7 @@ def write(table: dict, path: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--csv", type=Path, default=series.CSV_PATH)
+    parser.add_argument("--csv", type=Path, help=f"the series CSV (default: ${series.CSV_ENV})")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--swap", action="store_true", help="robustness check only: calibrate on the other half")
     args = parser.parse_args()
@@ -212,7 +213,8 @@ def main() -> int:
     table["min_power_on_hours"] = min_hours
     table["provenance"] = {
         "data": "linuxhw/EnterpriseDrive (Linux Hardware Project, linux-hardware.org), CC BY 4.0: same-drive "
-                "smartctl -x readings, ../shared/series/readings.csv (repository history to 66faf203c101)",
+                "smartctl -x readings extracted from the repository history to 66faf203c101 (readings.csv, "
+                "docs/accuracy.md)",
         "half": "evaluation half held out" if not args.swap else "SWAPPED (robustness check, do not ship)",
         "selection": "calibration half: int(drive_id, 16) % 2 == 0; drives with >= 3 readings after bench/series.py",
         "drives": sum(len(d.readings) >= 3 for d in drives),

@@ -1,10 +1,11 @@
-"""The same-drive wear series (../shared/series/readings.csv) as ssdwear readings, with the hygiene rules that
-bench/calibrate.py and bench/backtest.py share.
+"""The same-drive wear series (readings.csv) as ssdwear readings, with the hygiene rules that bench/calibrate.py
+and bench/backtest.py share.
 
-Data: linuxhw/EnterpriseDrive (Linux Hardware Project), CC BY 4.0: 18,504 drives, 56,734 `smartctl -x` readings
-of the same drive months and years apart, extracted by ssdwear 0.1.0 (see ../shared/series/README.md). The CSV
-stays beside the project; only what is derived from it (ssdwear/wear/calibration.json, the figures in the README)
-is shipped.
+Data: linuxhw/EnterpriseDrive (Linux Hardware Project, github.com/linuxhw/EnterpriseDrive), CC BY 4.0: 18,504
+drives, 56,734 `smartctl -x` readings of the same drive months and years apart, extracted by ssdwear 0.1.0 from
+the repository's history (docs/accuracy.md says how, and which columns are read). The CSV is not in this
+repository: the scripts take it from --csv PATH or SSDWEAR_SERIES_CSV. Only what is derived from it
+(ssdwear/wear/calibration.json, the figures in docs/accuracy.md) is shipped.
 
 Rules:
 - a drive with a `poh_down` row is dropped whole (its power-on clock went backwards while its counters went
@@ -20,6 +21,7 @@ Halves: calibration = int(drive_id, 16) % 2 == 0 (drive_id is a hash of the driv
 from __future__ import annotations
 
 import csv
+import os
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -30,7 +32,10 @@ from ssdwear.wear.forecast import Reading
 
 ROOT = Path(__file__).resolve().parents[1]
 
-CSV_PATH = ROOT.parent / "shared" / "series" / "readings.csv"
+CSV_ENV = "SSDWEAR_SERIES_CSV"
+_WHAT = ("the same-drive series readings.csv: 18,504 drives' smartctl -x readings from the public repository "
+         "github.com/linuxhw/EnterpriseDrive (CC BY 4.0), not in this repository; docs/accuracy.md says how it is "
+         "made")
 
 
 def _f(text: str) -> Optional[float]:
@@ -50,11 +55,23 @@ class Drive:
         return int(self.drive_id, 16) % 2 == 0
 
 
-def load(path: Path = CSV_PATH, stats: Optional[Counter[str]] = None) -> list[Drive]:
+def csv_path(given: Optional[Path]) -> Path:
+    """The series CSV: --csv PATH, else $SSDWEAR_SERIES_CSV; one line and exit 2 when neither names a file."""
+    if given is None:
+        named = os.environ.get(CSV_ENV)
+        if not named:
+            sys.stderr.write(f"no series CSV: pass --csv PATH or set {CSV_ENV} ({_WHAT})\n")
+            sys.exit(2)
+        given = Path(named)
+    if not given.is_file():
+        sys.stderr.write(f"{given}: no such file ({_WHAT}); pass --csv PATH or set {CSV_ENV}\n")
+        sys.exit(2)
+    return given
+
+
+def load(path: Optional[Path] = None, stats: Optional[Counter[str]] = None) -> list[Drive]:
     """Every drive with at least two readings left after the rules above. `stats` counts what was dropped."""
-    if not Path(path).is_file():
-        sys.exit(f"{path}: the series CSV is not there (it lies in ../shared/series beside the project); "
-                 "pass --csv PATH")
+    path = csv_path(path)
     stats = stats if stats is not None else Counter()
     by_drive: dict[str, list[dict[str, str]]] = defaultdict(list)
     with open(path, newline="", encoding="utf-8") as handle:
