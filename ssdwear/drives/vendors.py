@@ -12,7 +12,8 @@ come from a drive-database entry that knows the family (names like 'NAND_Writes_
 233 'Media_Wearout_Indicator' are printed for drives smartctl does not know and prove nothing.
 
 Sources: smartmontools drivedb.h (Intel, Samsung, Crucial/Micron, Kingston, SanDisk, SK hynix entries),
-Intel DC S3700/S3610 datasheets (SMART attribute tables), ../shared/DOMAIN.md.
+Intel DC S3700/S3610 datasheets (SMART attribute tables), and the real outputs in fixtures/corpus (values read by
+hand in its MANIFEST.md).
 """
 
 from __future__ import annotations

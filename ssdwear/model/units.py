@@ -1,5 +1,5 @@
 """Parsing and printing of durations, byte counts and write rates, and the range every value a user gives may take
-(the CLI's options and the config's keys take their limits from here; the README's Configuration section lists
+(the CLI's options and the config's keys take their limits from here; docs/configuration.md's Ranges section lists
 them). TB and PB are decimal (vendor convention), TiB and PiB binary.
 
 Every parser raises ValueError, and nothing else, with a one-line message that quotes the value as it was given.
@@ -186,9 +186,9 @@ def human_minutes(minutes: Optional[float]) -> str:
 
 # Years of a wear projection printed as figures. Beyond MAX_PRINTED_YEARS the data cannot support a figure: the
 # calibration's drives were followed for at most 6.3 power-on years (55,342 h) and had run for at most 23
-# (bench/calibrate.py, ../shared/series), so a century is already far outside what was ever checked; below
-# MIN_PRINTED_YEARS the figure is under the projection's own resolution of days. Both are printed as bounds
-# ('> 100', '< 0.1'); the JSON keeps the exact figure.
+# (bench/calibrate.py over the linuxhw/EnterpriseDrive series, docs/accuracy.md), so a century is already far
+# outside what was ever checked; below MIN_PRINTED_YEARS the figure is under the projection's own resolution of
+# days. Both are printed as bounds ('> 100', '< 0.1'); the JSON keeps the exact figure.
 MAX_PRINTED_YEARS = 100.0
 MIN_PRINTED_YEARS = 0.1
 
