@@ -5,8 +5,8 @@
     python3 bench/run.py --quick    fewer repeats, no per-Device naive run (under 2 minutes)
 
 Prints a table of measured values, targets and ratios (measured / target: <= 1.00 passes), a summary block
-for the README, and writes the same figures to bench/out/latest.json. Exits 1 when a target is missed and
-names it. Everything is measured in this one run on this machine; see bench/README.md.
+for bench/README.md's latest figures, and writes the same figures to bench/out/latest.json. Exits 1 when a target
+is missed and names it. Everything is measured in this one run on this machine; see bench/README.md.
 """
 
 from __future__ import annotations
@@ -555,7 +555,7 @@ WORST_INPUTS = {
     "4 MiB JSON of NVMe log dump headers (--json=co lines)": lambda cap: b'{"smartctl":{"output":['
         + b'"NVMe Log 0xca (0x4000 bytes)",' * (cap // 31 - 10) + b'""]}}',
 }
-# The README's Security section promises that the worst inputs stay under this.
+# docs/security.md (drive strings and saved outputs) promises that the worst inputs stay under this.
 INPUT_LIMIT_MIB = 45
 
 

@@ -1,6 +1,6 @@
 """ssdwear: SMART wear monitor for SSDs (Intel timed workload, ATA, NVMe, SCSI).
 
-The Python API (see the README, "Python API"): read_drives, analyze_files, parse_output, and the records they
+The Python API (docs/python-api.md): read_drives, analyze_files, parse_output, and the records they
 return. Names are imported on first use, so `import ssdwear` (and the CLI's start-up) stays cheap.
 """
 

@@ -145,7 +145,7 @@ def debian_dir(src: Path, wheel: Path, version: str, depends: list[str], pysmart
         .replace("@PYSMART_COPYRIGHT@", holders).replace("@EXPAT@", expat_text()))
     for template in ("control.in", "copyright.in"):
         (debian / template).unlink()
-    (debian / "ssdwear.docs").write_text("README.md\n")
+    (debian / "ssdwear.docs").write_text("README.md\ndocs\n")  # the README links docs/*.md
     (debian / "ssdwear.examples").write_text("contrib/grafana/ssdwear.json\ncontrib/prometheus/ssdwear-alerts.yml\n")
 
 
@@ -184,6 +184,7 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
         run_d.chmod(0o755)
     for name in ("README.md", "CHANGELOG.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
+    shutil.copytree(ROOT / "docs", src / "docs")
     shutil.copytree(ROOT / "contrib", src / "contrib", ignore=shutil.ignore_patterns("debian"))
     version = wheel.name.split("-")[1]
     return version, depends, pysmart

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write man/ssdwear.1, the manual page ssdwear(1), from the command line's own help: click's command tree (each
-command's usage, help text and options, as `ssdwear COMMAND --help` prints them), the README's exit-code table
+command's usage, help text and options, as `ssdwear COMMAND --help` prints them), docs/exit-codes.md's table
 and the platform table's paths. tests/system/test_manpage.py fails when the committed page differs from a fresh one.
 
 Run: python3 tools/make_manpage.py            (rewrites man/ssdwear.1)
@@ -90,9 +90,9 @@ def commands_section(group: click.Group, top: click.Context) -> list[str]:
 
 
 def exit_status() -> list[str]:
-    """The README's table of exit codes (an interface), one .TP each."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
+    """docs/exit-codes.md's table of exit codes (an interface), one .TP each, and its paragraphs."""
+    text = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
+    section = text.split("\n", 1)[1]  # all but the page's title
     rows = [line.split("|")[1:3] for line in section.splitlines() if line.startswith("| ") and "---" not in line]
     out = [".SH EXIT STATUS"]
     for code, meaning in rows[1:]:
@@ -146,8 +146,9 @@ def page() -> str:
         *files_section(),
         ".SH SEE ALSO",
         ".BR smartctl (8),\n.BR smartd (8),\n.BR nvme (1),\n.BR cron (8),\n.BR systemd.timer (5),\n.BR periodic (8)",
-        ".PP\nThe README (the method, how good the projections are, JSON output, security) ships in the source "
-        "distribution and, in the Debian package, in /usr/share/doc/ssdwear.",
+        ".PP\nThe README and the pages of docs/ (the timed workload, planning, monitoring, configuration, JSON "
+        "output, exit codes, security, how good the projections are) ship in the source distribution and, in the "
+        "Debian package, in /usr/share/doc/ssdwear.",
     ]
     return "\n".join(lines) + "\n"
 

@@ -571,7 +571,7 @@ def candidate_dict(c: Candidate, target: float) -> dict[str, Any]:
 
 
 def plan_dict(result: PlanResult) -> dict[str, Any]:
-    """The command's keys after the envelope (see the README)."""
+    """The command's keys after the envelope (docs/json.md)."""
     return {
         "target_years": result.target_years,
         "spare_percent": result.spare_percent,

@@ -1,7 +1,7 @@
 """The command line's frame: the group and its global options, the App they fill, the helpers every command uses
 (options, output, errors -> messages and exit codes). The commands are in commands/ and main.py assembles them.
 
-Exit codes (documented in the README, pinned by tests):
+Exit codes (documented in docs/exit-codes.md, pinned by tests):
   0  success                         1  nothing could be done (error message on stderr)
   2  usage error                     3  partial: at least one drive failed, the others were reported
   4  start refused a drive (guard)   5  a drive rejected the timer reset
@@ -283,8 +283,8 @@ def device_type_option(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 def represents_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--represents", type=DURATION, metavar="DURATION",
-                        help="Real time the measured window stands for (the seed's 60-minute loop = 1d; 1 s to "
-                             "100 years). Default: the window stands for itself.")(fn)
+                        help="Real time the measured window stands for (1d for a 60-minute test standing for one "
+                             "day; 1 s to 100 years). Default: the window stands for itself.")(fn)
 
 
 def devices_argument(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -274,7 +274,7 @@ class DriveReport:
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
 
     def to_dict(self) -> dict[str, Any]:
-        """Exactly the drive's entry in `ssdwear report --format json` (see the README)."""
+        """Exactly the drive's entry in `ssdwear report --format json` (docs/json.md, DRIVE)."""
         from .schema import drive_dict  # not needed to start the CLI
 
         return drive_dict(self)

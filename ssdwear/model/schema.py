@@ -1,5 +1,5 @@
 """The drive's JSON: DriveReport -> plain data (dicts of JSON types), exactly the entry of every drive in the JSON and
-YAML documents (the interface, documented in the README), the baseline a reset stores and DriveReport.to_dict().
+YAML documents (the interface, documented in docs/json.md), the baseline a reset stores and DriveReport.to_dict().
 A change here changes the interface: SCHEMA_VERSION says which one a document follows."""
 
 from __future__ import annotations

@@ -221,7 +221,8 @@ def shipped_commands() -> list[list[str]]:
 def test_the_shipped_units_work_with_or_without_node_exporter(isolated: Path, node_exporter: bool) -> None:
     """Issue 17.13: the units hard-coded --textfile /var/lib/prometheus/node-exporter, so on a host without it
     sample stored nothing and cron mailed click's 'Directory does not exist' every hour. Now they name no
-    directory; the system config's textfile_dir (as the README says) adds the textfile where node_exporter is."""
+    directory; the system config's textfile_dir (as docs/monitoring.md says) adds the textfile where node_exporter
+    is."""
     from ssdwear.host.store.queries import Store
 
     textfile_dir = isolated / "node-exporter"

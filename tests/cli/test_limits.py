@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.cli import ssdwear_cli
 from support.clock import T0
+from support.docs import section
 from support.paths import FIXTURES, ROOT
 
 from ssdwear.assess import plan as plan_mod
@@ -152,10 +153,11 @@ def test_every_option_with_a_range_states_it_in_its_help() -> None:
         (host_writes.help or "")
 
 
-def test_every_range_is_in_the_readme() -> None:
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("**Ranges.**", 1)[1].split("\n\n", 3)[1]
+def test_every_range_is_in_the_configuration_page() -> None:
+    page = section(ROOT / "docs" / "configuration.md", "Ranges")
+    table = "\n".join(line for line in page.splitlines() if line.startswith("|"))
     ranges = [v for v in vars(units).values() if isinstance(v, units.Limits)] + list(units.THRESHOLDS.values())
-    missing = [limits.words for limits in ranges if limits.words not in section]
+    missing = [limits.words for limits in ranges if limits.words not in table]
     assert len(ranges) == 14 and missing == []
 
 

@@ -73,7 +73,7 @@ def test_a_damaged_dump_is_ignored_with_a_note(damage: str) -> None:
 @pytest.mark.parametrize("as_json", [False, True])
 def test_a_flood_of_dump_headers_keeps_16_dumps_and_says_so_once(as_json: bool) -> None:
     # A mailed-in file of nothing but 'NVMe Log' headers (4 MiB of them: 144,000 in text) cost a dump object and
-    # a note each: 85 MiB peak for `analyze` (bench/run.py --only input), the README promises under 45 MiB.
+    # a note each: 85 MiB peak for `analyze` (bench/run.py --only input), docs/security.md promises under 45 MiB.
     from ssdwear.smartctl.parse import MAX_INPUT_BYTES
     from ssdwear.smartctl.parse.nvmelog import MAX_DUMPS
 

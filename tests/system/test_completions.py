@@ -57,7 +57,7 @@ def test_other_shells_parse_their_scripts(shell: str, args: list[str]) -> None:
     assert result.returncode == 0, result.stderr
 
 
-# -- installed where each shell looks (the paths contrib/install.sh and the README give) -----------------
+# -- installed where each shell looks (the paths contrib/install.sh and docs/install.md give) -----------------
 
 
 def _install_dir(tmp_path, shell: str):

@@ -64,6 +64,9 @@ def test_the_package_is_named_after_the_version_and_holds_what_the_issue_lists(d
                  "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py"):
         assert path in files, path
     assert files["/usr/bin/ssdwear"] == "-rwxr-xr-x"
+    # the README and the docs/ pages it links, beside each other as in the source (dh_compress may gzip them)
+    for page in ("README.md", "docs/README.md", "docs/exit-codes.md", "docs/security.md"):
+        assert {f"/usr/share/doc/ssdwear/{page}", f"/usr/share/doc/ssdwear/{page}.gz"} & set(files), page
     # every module of the package, whatever the layout, and nothing compiled
     package = {"/usr/share/ssdwear/" + str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*.py")}
     assert package <= set(files)

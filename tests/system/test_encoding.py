@@ -99,7 +99,7 @@ def test_text_falls_back_to_ascii_spellings(machine: Path, name: str, tmp_path: 
 
 
 def test_utf8_output_is_unchanged(machine: Path) -> None:
-    """Under UTF-8 every character is printed as it is (the README's outputs pin the rest)."""
+    """Under UTF-8 every character is printed as it is (the docs' example outputs pin the rest)."""
     locale = {"LC_ALL": "C.UTF-8", "LANG": "C.UTF-8"}
     doc = ssdwear(["--replay", str(machine), "report", "--format", "json"], locale).stdout.decode("utf-8")
     assert f'"serial": "{SERIAL}"' in doc

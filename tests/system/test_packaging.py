@@ -71,8 +71,8 @@ def test_the_wheel_holds_every_module_and_the_data_files(dist: Path) -> None:
 def test_the_sdist_holds_what_builds_and_tests_the_package(dist: Path) -> None:
     with tarfile.open(dist / f"ssdwear-{VERSION}.tar.gz") as tar:
         names = {n.split("/", 1)[1] for n in tar.getnames() if "/" in n}
-    for wanted in ("pyproject.toml", "README.md", "LICENSE", "CHANGELOG.md", "man/ssdwear.1",
-                   "tools/make_manpage.py", "contrib/install.sh", "completions/ssdwear.bash",
+    for wanted in ("pyproject.toml", "README.md", "docs/README.md", "docs/exit-codes.md", "LICENSE", "CHANGELOG.md",
+                   "man/ssdwear.1", "tools/make_manpage.py", "contrib/install.sh", "completions/ssdwear.bash",
                    "tests/conftest.py", "fixtures/corpus/SOURCES.md", "fixtures/intel/README.md"):
         assert wanted in names, wanted
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)

@@ -1,8 +1,8 @@
 """The folders are the layers (issue 18.1): every import of an ssdwear package, at module level, under TYPE_CHECKING
 or inside a function, is of the importer's own package or of one below it in the order pyproject.toml's
 `[tool.importlinter]` contract lists; click, rich and pySMART each stay in their one place; no package imports the
-facade (ssdwear/__init__.py); one import style. No exceptions. The README's Layout section names the packages in
-that order."""
+facade (ssdwear/__init__.py); one import style. No exceptions. docs/development.md's Layout section names the
+packages in that order."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from support.docs import section
 from support.paths import ROOT
 
 if sys.version_info >= (3, 11):
@@ -186,8 +187,6 @@ def test_the_rank_check_finds_lazy_upward_and_facade_imports(tmp_path: Path) -> 
                                                         "no package) from inside the package"]
 
 
-def test_the_readme_lists_the_packages_in_order() -> None:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text.split("### Layout\n", 1)[1].split("\n#", 1)[0]
-    listed = re.findall(r"^- `([a-z]+)/`", section, re.M)
+def test_the_development_guide_lists_the_packages_in_order() -> None:
+    listed = re.findall(r"^- `([a-z]+)/`", section(ROOT / "docs" / "development.md", "Layout"), re.M)
     assert listed == layers()

@@ -332,7 +332,8 @@ def test_bad_option_values_exit_2(args: list[str]) -> None:
 def test_plan_is_listed_and_documented() -> None:
     assert "plan" in ssdwear_cli(["--help"]).stdout
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "ssdwear plan" in readme and "<!-- output: ssdwear --replay fixtures/intel plan" in readme
+    planning = (ROOT / "docs" / "planning.md").read_text(encoding="utf-8")
+    assert "ssdwear plan" in readme and "<!-- output: ssdwear --replay fixtures/intel plan" in planning
 
 
 def test_config_ratings_are_candidates(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The calibrated forecast on small hand-made drives: flat, idle, steady, accelerating, bytes-only, a lone tick.
 
-The table itself is measured out of sample by bench/backtest.py (figures in the README); these tests pin what the
+The table itself is measured out of sample by bench/backtest.py (figures in docs/accuracy.md); these tests pin what the
 model does with readings a person can check by hand.
 """
 
