@@ -10,6 +10,7 @@ import re
 import shlex
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]  # no support import: this file also 
 EXAMPLE_PAGES = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
 BLOCK = re.compile(r"(<!-- output: ssdwear (?P<args>.*?) -->\n```\n)(?P<body>.*?)(```)", re.S)
 WIDTH = "120"
+# The examples are printed as of this moment (a figure that counts from the run's clock stays put).
+EXAMPLES_NOW = datetime(2026, 12, 1, 12, 0, tzinfo=timezone.utc)
 PYTHON = re.compile(r"(<!-- python -->\n```python\n(?P<code>.*?)```\n<!-- its output -->\n```\n)"
                     r"(?P<body>.*?)(```)", re.S)
 MARKERS = re.compile(r"^<!-- (output: ssdwear|python|its output)", re.M)
@@ -33,7 +36,7 @@ def render(args: str) -> str:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(cli, ["--no-history", *shlex.split(args)], obj=App())
+        result = CliRunner().invoke(cli, ["--no-history", *shlex.split(args)], obj=App(clock=lambda: EXAMPLES_NOW))
     finally:
         os.chdir(cwd)
         if old is None:
