@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Optional
+from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
@@ -35,13 +35,6 @@ class StatusRow:
     @property
     def where(self) -> str:
         return location(self.device, self.device_type)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"device": self.device, "device_type": self.device_type, "model": self.model, "serial": self.serial,
-                "timed_workload": self.timed, "counting": self.counting, "e4h_minutes": self.e4h_minutes,
-                "reset_at": self.reset_at.isoformat(timespec="seconds") if self.reset_at else None,
-                "since_reset_minutes": None if self.since_reset_minutes is None else round(self.since_reset_minutes, 1),
-                "valid": self.valid, "reason": self.reason, "error": self.error}
 
 
 def status_row(snap: Snapshot, ctx: Context) -> StatusRow:

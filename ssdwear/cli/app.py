@@ -345,11 +345,9 @@ def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App
     elif fmt == "table":
         console_print(report_view(reports, width(), volumes, tables_wanted()))
     else:
-        from ssdwear.model.schema import drive_dict
+        from ssdwear.render.documents import report_doc
 
-        emit_doc(envelope(app, origin, drives=[drive_dict(r) for r in reports],
-                          raid_volumes=[dict(device=v.device, controller=v.controller, drives=list(v.drives),
-                                             note=v.note) for v in volumes]), fmt)
+        emit_doc(envelope(app, origin, **report_doc(reports, volumes)), fmt)
 
 
 class Outcome(Protocol):

@@ -14,11 +14,12 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
 
 
-def _num(value: Optional[float], digits: int) -> Optional[float]:
-    if value is None or (isinstance(value, float) and (math.isnan(value) or math.isinf(value))):
+def rounded(value: Optional[float], digits: int) -> Optional[float]:
+    """A figure as every document holds it: rounded to `digits`, a whole number (digits 0) as an integer; None for
+    an unknown or unbounded value (None, nan, infinity). The one rounding of ssdwear's documents."""
+    if value is None or not math.isfinite(value):
         return None
-    rounded = round(float(value), digits)
-    return int(rounded) if rounded.is_integer() and abs(rounded) < 2**53 and digits == 0 else rounded
+    return round(value) if digits == 0 else round(float(value), digits)
 
 
 def window_dict(w: Optional[Window]) -> Optional[dict[str, Any]]:
@@ -28,12 +29,12 @@ def window_dict(w: Optional[Window]) -> Optional[dict[str, Any]]:
         "kind": w.kind,
         "valid": w.valid,
         "reason": w.reason,
-        "minutes": _num(w.minutes, 1),
-        "wear_percent": _num(w.wear_percent, 6),
+        "minutes": rounded(w.minutes, 1),
+        "wear_percent": rounded(w.wear_percent, 6),
         "wear_steps": w.wear_steps,
-        "host_reads_percent": _num(w.host_reads_percent, 1),
-        "represents_minutes": _num(w.represents_minutes, 1),
-        "valid_in_minutes": _num(w.valid_in_minutes, 1),
+        "host_reads_percent": rounded(w.host_reads_percent, 1),
+        "represents_minutes": rounded(w.represents_minutes, 1),
+        "valid_in_minutes": rounded(w.valid_in_minutes, 1),
         "counter": w.counter,
     }
 
@@ -44,23 +45,23 @@ def projection_dict(p: Optional[Projection]) -> Optional[dict[str, Any]]:
     return {
         "method": p.method,
         "basis": p.basis,
-        "percent_per_year": _num(p.percent_per_year, 4),
-        "percent_per_year_low": _num(p.percent_per_year_low, 4),
-        "percent_per_year_high": _num(p.percent_per_year_high, 4),
-        "years_remaining": _num(p.years_remaining, 2),
-        "years_remaining_low": _num(p.years_remaining_low, 2),
-        "years_remaining_high": _num(p.years_remaining_high, 2),
-        "years_new_drive": _num(p.years_new_drive, 2),
-        "years_new_drive_low": _num(p.years_new_drive_low, 2),
-        "years_new_drive_high": _num(p.years_new_drive_high, 2),
+        "percent_per_year": rounded(p.percent_per_year, 4),
+        "percent_per_year_low": rounded(p.percent_per_year_low, 4),
+        "percent_per_year_high": rounded(p.percent_per_year_high, 4),
+        "years_remaining": rounded(p.years_remaining, 2),
+        "years_remaining_low": rounded(p.years_remaining_low, 2),
+        "years_remaining_high": rounded(p.years_remaining_high, 2),
+        "years_new_drive": rounded(p.years_new_drive, 2),
+        "years_new_drive_low": rounded(p.years_new_drive_low, 2),
+        "years_new_drive_high": rounded(p.years_new_drive_high, 2),
         "interval_level": p.interval_level,
         "interval": "calibrated" if p.interval_level is not None else "resolution",
         "wear_class": p.wear_class,
-        "rates": {name: _num(value, 4) for name, value in p.rates.items()},
+        "rates": {name: rounded(value, 4) for name, value in p.rates.items()},
         "trend": None if p.trend is None else {
             "direction": p.trend.direction,
-            "years_at_recent": _num(p.trend.years_at_recent, 2),
-            "years_at_lifetime": _num(p.trend.years_at_lifetime, 2),
+            "years_at_recent": rounded(p.trend.years_at_recent, 2),
+            "years_at_lifetime": rounded(p.trend.years_at_lifetime, 2),
             "text": p.trend.text,
         },
     }
@@ -79,12 +80,12 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "interface": r.interface,
         "kind": r.kind,
         "capacity_bytes": r.capacity_bytes,
-        "power_on_hours": _num(r.power_on_hours, 2),
-        "used_percent": _num(r.used_percent, 3),
+        "power_on_hours": rounded(r.power_on_hours, 2),
+        "used_percent": rounded(r.used_percent, 3),
         "used_at_least": r.used_at_least,
         "used_source": r.used_source,
-        "used_step": _num(r.used_step, 10),
-        "used_sources": [dict(source=s.source, percent=_num(s.percent, 3), at_least=s.at_least, detail=s.detail)
+        "used_step": rounded(r.used_step, 10),
+        "used_sources": [dict(source=s.source, percent=rounded(s.percent, 3), at_least=s.at_least, detail=s.detail)
                          for s in r.used_sources],
         "window": window_dict(r.window),
         "projection": projection_dict(r.projection),

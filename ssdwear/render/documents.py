@@ -1,5 +1,6 @@
-"""Every command's documents for scripts: JSON and YAML (the envelope, each drive's entry from model/schema.py, the
-stored samples of `history`) and CSV. No I/O, no rich."""
+"""Every command's documents for scripts, built here and only here: JSON and YAML (the envelope, then each command's
+keys: report's and analyze's drives, each drive's entry from model/schema.py; status, start, retire-check, scan,
+plan, the stored samples of `history`) and CSV. Every figure is rounded by schema.rounded. No I/O, no rich."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Optional
 
-from ssdwear.model.schema import SCHEMA_VERSION
+from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from ssdwear.model.records import Sample, StoredDrive
+    from ssdwear.assess.plan import Candidate, PlanResult, Workload
+    from ssdwear.assess.status import StatusRow
+    from ssdwear.assess.verdict import Verdict
+    from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
+    from ssdwear.run.session import StartResult
+
+Doc = dict[str, Any]  # a document's keys after the envelope (JSON types)
 
 
 def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
@@ -78,8 +85,139 @@ def drive_list_doc(drives: Sequence[StoredDrive]) -> list[dict[str, Any]]:
     return [dict(serial=d.drive.serial, model=d.drive.model, wwn=d.drive.wwn, interface=d.drive.interface,
                  last_device=d.device, samples=d.samples, first_sample=when(d.first), last_sample=when(d.last),
                  span_days=None if d.first is None or d.last is None else
-                 round((d.last - d.first).total_seconds() / 86400, 2)) for d in drives]
+                 rounded((d.last - d.first).total_seconds() / 86400, 2)) for d in drives]
 
 
 def drive_list_csv(drives: Sequence[StoredDrive]) -> str:
     return _csv(DRIVE_LIST_FIELDS, drive_list_doc(drives))
+
+
+# ------------------------------------------------------------------------------------------------
+# The commands' documents (the keys after the envelope)
+
+
+def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = ()) -> Doc:
+    """`report`, `analyze` (and `measure`): the drives, then the RAID volumes met (not drives)."""
+    return {"drives": [drive_dict(r) for r in reports],
+            "raid_volumes": [dict(device=v.device, controller=v.controller, drives=list(v.drives), note=v.note)
+                             for v in volumes]}
+
+
+def status_doc(rows: Sequence[StatusRow]) -> Doc:
+    return {"drives": [{
+        "device": row.device, "device_type": row.device_type, "model": row.model, "serial": row.serial,
+        "timed_workload": row.timed, "counting": row.counting, "e4h_minutes": row.e4h_minutes,
+        "reset_at": row.reset_at.isoformat(timespec="seconds") if row.reset_at else None,
+        "since_reset_minutes": rounded(row.since_reset_minutes, 1),
+        "valid": row.valid, "reason": row.reason, "error": row.error} for row in rows]}
+
+
+def start_doc(results: Sequence[StartResult]) -> Doc:
+    return {"results": [dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial,
+                             status=r.status, message=r.message) for r in results]}
+
+
+def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:
+    """`retire-check`: the verdict, its reasons and facts, and the drive's entry."""
+    return {"verdict": verdict.level, "reasons": list(verdict.reasons), "facts": list(verdict.facts),
+            "drive": drive_dict(drive)}
+
+
+def no_verdict_doc(reasons: Sequence[str]) -> Doc:
+    """`retire-check` of what is no drive (a RAID controller's volume): cannot judge, and why."""
+    return {"verdict": "unknown", "reasons": list(reasons), "facts": [], "drive": None}
+
+
+def scan_doc(found: Sequence[tuple[str, Optional[str]]]) -> Doc:
+    return {"devices": [dict(device=name, type=dtype) for name, dtype in found]}
+
+
+# ------------------------------------------------------------------------------------------------
+# plan
+
+def workload_dict(w: Workload) -> dict[str, Any]:
+    src = w.source
+    return {
+        "kind": w.kind,
+        "given": w.given,
+        "bytes_per_day": rounded(w.bytes_per_day, 0),
+        "bytes_per_day_low": rounded(w.low, 0),
+        "bytes_per_day_high": rounded(w.high, 0),
+        "interval": w.interval,
+        "interval_level": w.interval_level,
+        "basis": w.basis,
+        "source": None if src is None else {
+            "device": src.report.device, "where": src.where, "model": src.report.model, "serial": src.report.serial,
+            "projection_method": src.report.projection.method if src.report.projection else None},
+        "rating_bytes": w.rating_bytes,
+        "rating_workload": w.rating_workload,
+        "write_amplification": w.write_amplification,
+    }
+
+
+def candidate_dict(c: Candidate, target: float) -> dict[str, Any]:
+    from ssdwear.assess.plan import margin
+
+    r = c.rating
+    central, pessimistic = margin(c, target)
+    s = c.spare
+    return {
+        "name": c.name,
+        "kind": c.kind,
+        "variant": c.variant,
+        "vendor": r.vendor if r else None,
+        "family": r.family if r else None,
+        "model_pattern": r.model if r else None,
+        "model_verified": r.verified if r else None,
+        "capacity_bytes": c.measured.report.capacity_bytes if c.measured else r.nominal_capacity_bytes if r else None,
+        "interface": r.interface if r else None,
+        "class": r.drive_class if r else None,
+        "rated_bytes": rounded(c.rated_bytes, 0),
+        "rated_bytes_low": rounded(c.rated_range[0], 0) if c.rated_range else None,
+        "rated_bytes_high": rounded(c.rated_range[1], 0) if c.rated_range else None,
+        "rating": c.rating_text,
+        "rating_tbw_bytes": r.bytes if r else None,
+        "rating_tbw_bytes_low": r.bytes_low if r else None,
+        "rating_tbw_bytes_high": r.bytes_high if r else None,
+        "rating_dwpd": r.dwpd if r else None,
+        "warranty_years": r.warranty_years if r else None,
+        "rating_workload": r.workload if r else None,
+        "years": rounded(c.years, 2),
+        "years_low": rounded(c.years_low, 2),
+        "years_high": rounded(c.years_high, 2),
+        "fit": c.fit,
+        "meets": None if c.fit == "unknown" else c.fit == "meets",
+        "margin_years": rounded(central, 2),
+        "margin_years_low": rounded(pessimistic, 2),
+        "spare": None if s is None else {
+            "percent": s.percent, "method": s.method, "gain": rounded(s.gain, 4), "alpha": rounded(s.alpha, 4),
+            "alpha_spare": rounded(s.alpha_spare, 4), "published_bytes": s.published_bytes,
+            "model_bytes": rounded(s.model_bytes, 0), "model_error": rounded(s.model_error, 4),
+            "assumption": s.assumption},
+        "measured": None if c.measured is None else {
+            "device": c.measured.report.device, "where": c.measured.where, "model": c.measured.report.model,
+            "serial": c.measured.report.serial,
+            "projection_method": c.measured.report.projection.method if c.measured.report.projection else None},
+        "source": None if r is None or r.source is None else {
+            "title": r.source.title, "url": r.source.url, "date": r.source.date, "kind": r.source.kind},
+        "rating_missing": r.missing if r else None,
+        "notes": list(c.notes),
+    }
+
+
+def plan_doc(result: PlanResult) -> Doc:
+    """The command's keys after the envelope (docs/json.md); the spare-area model's citation when --spare asks
+    for it."""
+    from ssdwear.wear.spare import MODEL as SPARE_MODEL
+
+    return {
+        "target_years": result.target_years,
+        "spare_percent": result.spare_percent,
+        "spare_model": SPARE_MODEL if result.spare_percent is not None else None,
+        "workload": workload_dict(result.workload),
+        "candidates": [candidate_dict(c, result.target_years) for c in result.candidates],
+        "met": result.met,
+        "notes": list(result.notes),
+    }
+
+

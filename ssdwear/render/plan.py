@@ -3,11 +3,15 @@ each), the notes."""
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Optional
 
+from ssdwear.assess.plan import Candidate, PlanResult, margin
 from ssdwear.model.units import human_bytes, span_text
 
 from .layout import grid, labelled, paragraph, tables_wanted
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
 
 
 def fmt_range(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
@@ -35,10 +39,10 @@ def _short(years: Optional[float]) -> str:
 _FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
 
 
-def _margin(c: Any, target: float) -> str:
-    if c.years_low is None:
-        return "-"
-    return f"{c.years_low - target:+.1f}"
+def _margin(c: Candidate, target: float) -> str:
+    """The pessimistic margin (plan.margin), as the table shows it."""
+    pessimistic = margin(c, target)[1]
+    return "-" if pessimistic is None else f"{pessimistic:+.1f}"
 
 
 def _span(low: float, high: float) -> str:
@@ -46,7 +50,7 @@ def _span(low: float, high: float) -> str:
     return span_text(human_bytes(low), human_bytes(high))
 
 
-def plan_view(result: Any, columns: int) -> Any:
+def plan_view(result: PlanResult, columns: int) -> RenderableType:
     """The plan for people: the workload and what it rests on, the candidates (a table where it fits, else one
     block each), then the notes, each said once with the candidates it concerns."""
     from rich.console import Group
@@ -57,7 +61,7 @@ def plan_view(result: Any, columns: int) -> Any:
     spread = "" if w.low is None or w.high is None else f" ({_span(w.low, w.high)})"
     what = {"exact": "exact, as given", "resolution": "range: the counter's resolution",
             "calibrated": f"range: {(w.interval_level or 0) * 100:g} % prediction interval", "none": "no interval"}
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     parts += paragraph(f"Workload: {human_bytes(w.bytes_per_day)} a day of {currency}{spread}; "
                           f"{what[w.interval]}", columns, "bold")
     parts += paragraph(w.basis, columns)

@@ -25,6 +25,7 @@ from ssdwear.assess.thresholds import THRESHOLD_NAMES
 from ssdwear.cli.main import cli
 from ssdwear.drives.ratings import catalogue
 from ssdwear.model import units
+from ssdwear.render.documents import plan_doc
 from ssdwear.wear import rates as wear
 
 INTEL = FIXTURES / "intel"
@@ -227,4 +228,4 @@ def test_parsers_raise_only_value_error_and_accepted_values_stay_usable(text: st
     result = plan_mod.plan(plan_mod.given_workload(per_day, words), [], CATALOGUE)
     figures = [y for c in result.candidates for y in (c.years, c.years_low, c.years_high) if y is not None]
     assert figures and all(math.isfinite(y) and y > 0 for y in figures)
-    json.dumps(plan_mod.plan_dict(result), allow_nan=False)
+    json.dumps(plan_doc(result), allow_nan=False)

@@ -242,10 +242,9 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
     if fmt == "table":
         write(verdict_text(verdict, drive))
     else:
-        from ssdwear.model.schema import drive_dict
+        from ssdwear.render.documents import verdict_doc
 
-        emit_doc(envelope(app, origin, verdict=verdict.level, reasons=list(verdict.reasons),
-                          facts=list(verdict.facts), drive=drive_dict(drive)), fmt)
+        emit_doc(envelope(app, origin, **verdict_doc(verdict, drive)), fmt)
     sys.exit({RETIRE: EXIT_RETIRE, WATCH: EXIT_WATCH, UNKNOWN: EXIT_CANNOT_JUDGE}.get(verdict.level, EXIT_OK))
 
 
@@ -262,5 +261,7 @@ def _volume_verdict(app: App, origin: str, volumes: list[RaidVolume], target: st
     if fmt == "table":
         write("\n".join([f"UNKNOWN: {target}", *(f"  - {r}" for r in reasons)]))
     else:
-        emit_doc(envelope(app, origin, verdict="unknown", reasons=reasons, facts=[], drive=None), fmt)
+        from ssdwear.render.documents import no_verdict_doc
+
+        emit_doc(envelope(app, origin, **no_verdict_doc(reasons)), fmt)
     sys.exit(EXIT_CANNOT_JUDGE)

@@ -175,5 +175,7 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
 
         console_print(plan_view(result, width()))
     else:
-        emit_doc(envelope(app, origin, **plan_mod.plan_dict(result)), fmt)
+        from ssdwear.render.documents import plan_doc
+
+        emit_doc(envelope(app, origin, **plan_doc(result)), fmt)
     sys.exit(EXIT_OK if result.met else EXIT_ERROR)

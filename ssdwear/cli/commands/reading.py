@@ -66,7 +66,9 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
         session, targets = find_devices(app, session, devices, device_type)
         if not targets:
             if fmt in ("json", "yaml"):
-                emit_doc(envelope(app, session.origin, drives=[], raid_volumes=[]), fmt)
+                from ssdwear.render.documents import report_doc
+
+                emit_doc(envelope(app, session.origin, **report_doc([])), fmt)
             raise no_drives(session)
         outcomes = session.read(targets)
         reports = session.assess(outcomes)
@@ -103,7 +105,9 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
         session, targets = find_devices(app, session, devices, device_type)
         if not targets:
             if fmt != "table":
-                emit_doc(envelope(app, session.origin, drives=[]), fmt)
+                from ssdwear.render.documents import status_doc
+
+                emit_doc(envelope(app, session.origin, **status_doc([])), fmt)
             raise no_drives(session)
         now = app.clock()
         rows = status_rows(session.read(targets), lambda snap: session.context(snap, now))
@@ -115,7 +119,9 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
 
         console_print(status_view(rows, width()))
     else:
-        emit_doc(envelope(app, session.origin, drives=[row.to_dict() for row in rows]), fmt)
+        from ssdwear.render.documents import status_doc
+
+        emit_doc(envelope(app, session.origin, **status_doc(rows)), fmt)
     sys.exit(finish(rows, session, fmt))
 
 
@@ -264,7 +270,9 @@ def scan(app: App, fmt: str) -> None:
         if found:
             console_print(scan_view(found, width()))
     else:
-        emit_doc(envelope(app, session.origin, devices=[dict(device=n, type=t) for n, t in found]), fmt)
+        from ssdwear.render.documents import scan_doc
+
+        emit_doc(envelope(app, session.origin, **scan_doc(found)), fmt)
     for message in session.warnings:
         say(f"warning: {message}")
     if not found:

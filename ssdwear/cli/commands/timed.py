@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 import click
 
@@ -53,12 +53,6 @@ def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: O
     if not targets:
         raise no_drives(session)
     return targets
-
-
-def _start_results_doc(app: App, session: Session, results: Sequence[StartResult]) -> dict[str, Any]:
-    return envelope(app, session.origin, results=[
-        dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial, status=r.status,
-             message=r.message) for r in results])
 
 
 def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
@@ -116,7 +110,9 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 
         console_print(start_view(results, width()))
     else:
-        emit_doc(_start_results_doc(app, session, results), fmt)
+        from ssdwear.render.documents import start_doc
+
+        emit_doc(envelope(app, session.origin, **start_doc(results)), fmt)
     sys.exit(start_exit(results, session, printed=fmt == "table"))
 
 
