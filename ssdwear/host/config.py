@@ -30,6 +30,8 @@ from ssdwear.model.units import (
     parse_duration_minutes,
     parse_seconds,
 )
+from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, DEFAULT_WORKERS
+from ssdwear.wear.forecast import DEFAULT_LEVEL, LEVELS
 
 if TYPE_CHECKING:
     from ssdwear.assess.context import Context
@@ -44,16 +46,16 @@ class DeviceSpec:
 @dataclass(frozen=True)
 class Config:
     smartctl: Optional[str] = None
-    smartctl_timeout: float = 60.0
+    smartctl_timeout: float = DEFAULT_TIMEOUT_S
     smartctl_options: tuple[str, ...] = ()
-    workers: int = 64  # smart.DEFAULT_WORKERS (not imported: config must not pull in the smartctl module)
+    workers: int = DEFAULT_WORKERS
     wake: bool = False
     devices: tuple[DeviceSpec, ...] = ()
     db: Optional[str] = None
     textfile_dir: Optional[str] = None
     history_window_minutes: float = 30 * 1440
     represents_minutes: Optional[float] = None
-    interval_level: float = 0.8  # forecast.DEFAULT_LEVEL: the level prediction intervals are stated at
+    interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     record: bool = False  # `report` also stores samples (as --record)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
@@ -69,7 +71,6 @@ class Config:
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
               "history_window", "represents", "interval_level", "record", "thresholds", "ratings")
-INTERVAL_LEVELS = (0.5, 0.8, 0.9)  # forecast.LEVELS (not imported: config stays light)
 
 
 def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
@@ -149,8 +150,8 @@ def _merge(config: Config, path: Path, text: str) -> Config:
             updates["represents_minutes"] = reader.convert(value, key, parse_duration_minutes)
         elif key == "interval_level":
             level = reader.number(value, key)
-            if level not in INTERVAL_LEVELS:
-                raise reader.error(value, key, f"must be one of {', '.join(map(str, INTERVAL_LEVELS))} (the levels "
+            if level not in LEVELS:
+                raise reader.error(value, key, f"must be one of {', '.join(map(str, LEVELS))} (the levels "
                                                f"the intervals are calibrated for), got {level:g}")
             updates[key] = level
         elif key == "thresholds":

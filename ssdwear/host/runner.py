@@ -33,12 +33,11 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from ssdwear.model.errors import DriveError, SmartctlNotFound, UsageError
-from ssdwear.smartctl.runner import CallResult
+from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, CallResult
 
 from .platforms import facts
 from .trust import UntrustedFile, check_program, drive_database_refusal, smartctl_option_problem
 
-DEFAULT_TIMEOUT_S = 60.0
 C_LOCALE = {"LC_ALL": "C", "LANG": "C"}
 
 

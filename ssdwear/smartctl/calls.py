@@ -19,11 +19,7 @@ from ssdwear.model.records import ScanEntry, Snapshot, passed_given_status
 from .argv import SCAN_ARGS, SCAN_ARGS_TEXT, identity_args, log_page_args, nvme_reset_args, read_args, reset_args
 from .exit_status import BIT_CMDLINE, BIT_COMMAND, BIT_OPEN, describe_status
 from .parse import parse_output, parse_scan_entries
-from .runner import CallResult, Runner
-
-# Drives read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about the time of its
-# slowest drive; lower it (config `workers`, --workers) for controllers that dislike concurrent commands.
-DEFAULT_WORKERS = 64
+from .runner import DEFAULT_WORKERS, CallResult, Runner
 
 
 def _said(result: CallResult) -> str:

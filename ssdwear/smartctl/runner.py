@@ -8,6 +8,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+# How calls go through a Runner unless the config or the options say otherwise (host/config.py's defaults): each
+# call may take this long before it is killed...
+DEFAULT_TIMEOUT_S = 60.0
+# ... and this many drives are read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about
+# the time of its slowest drive; lower it (config `workers`, --workers) for controllers that dislike concurrent
+# commands.
+DEFAULT_WORKERS = 64
+
 
 @dataclass(frozen=True)
 class CallResult:

@@ -236,3 +236,36 @@ def test_devstat_255_on_samsung_and_smi_drives_says_nothing_of_sandforce(tmp_pat
         notes = vendors.ata_used_readings(snap).notes
         (note,) = [n for n in notes if "reads 255" in n]
         assert "SandForce" not in note and "the field's largest value" in note
+
+
+def _corpus_readings() -> list[vendors.UsedReading]:
+    from support.corpus import FILES
+
+    from ssdwear.model.errors import ParseError
+    from ssdwear.run.saved import load
+
+    found = []
+    for path in FILES:
+        try:
+            found += vendors.used_readings(load(path))[0]
+        except ParseError:
+            continue
+    return found
+
+
+def test_a_stored_indicator_has_the_step_and_saturation_its_live_reading_had() -> None:
+    """A stored sample keeps only its indicator's source and percent: plan --from SERIAL and the history read its
+    step and saturation from the vendor table (indicator_step, indicator_saturated; plan had its own step table,
+    and read no saturation at all: it projected a saturated indicator). Every reading in the corpus agrees, and the
+    saturation rule of each kind of indicator is met at its edge."""
+    readings = _corpus_readings()
+    assert len({r.source for r in readings}) >= 8 and any(r.at_least for r in readings)
+    for r in readings:
+        assert vendors.indicator_saturated(r.source, r.percent) == r.at_least, r
+        if r.source != "smi_167_average_erase_count":  # its step is 100 / the drive's own rated erase count
+            assert vendors.indicator_step(r.source) == pytest.approx(r.step), r
+    edges = [vendors.nvme_used_readings(nvme(255))[0], vendors.nvme_used_readings(nvme(254))[0],
+             *vendors.ata_used_readings(intel(0, 0, 0, mwi=1)).readings,
+             *vendors.ata_used_readings(ata("Samsung SSD 860 EVO 1TB", [attr(177, 0, value=0)])).readings]
+    assert [r.at_least for r in edges] == [True, False, True, True]
+    assert all(vendors.indicator_saturated(r.source, r.percent) == r.at_least for r in edges)
