@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ssdwear.host.config import Config
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
-    from ssdwear.run.session import Session
+    from ssdwear.run.session import Session, Source
     from ssdwear.smartctl.runner import Runner
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
@@ -78,42 +78,55 @@ class App:
 
         return db_path(self.db, cfg.db, disabled=self.no_history, replaying=replaying)
 
-    def session(self, represents: Optional[float] = None, replay_dir: Optional[str] = None) -> Session:
+    def settings(self) -> Config:
+        """The configuration with the global options that override it (--timeout, --workers, --wake, --smartctl)."""
         from dataclasses import replace
 
-        from ssdwear.run.session import Session, runner_for
+        overrides: dict[str, Any] = {name: value for name, value in (
+            ("smartctl_timeout", self.timeout), ("workers", self.workers), ("wake", self.wake),
+            ("smartctl", self.smartctl)) if value is not None}
+        return replace(self.config(), **overrides) if overrides else self.config()
 
-        cfg = self.config()
-        overrides: dict[str, Any] = {}
-        if self.timeout is not None:
-            overrides["smartctl_timeout"] = self.timeout
-        if self.workers is not None:
-            overrides["workers"] = self.workers
-        if self.wake is not None:
-            overrides["wake"] = self.wake
-        if self.smartctl is not None:
-            overrides["smartctl"] = self.smartctl
-        cfg = replace(cfg, **overrides) if overrides else cfg
-        replay = replay_dir or self.replay
-        folder = Path(replay) if replay else None
+    def _runner(self, cfg: Config, source: Source, program: str = "smartctl") -> Runner:
+        """What answers the calls: the one the source chose, an injected one (tests) unless recordings stand in for
+        this machine, else runner_for."""
+        from ssdwear.run.session import runner_for
 
-        def factory() -> Runner:
-            if self.runner is not None and not replay_dir:
-                return self.runner
-            return runner_for(cfg, folder)
+        injected = self.runner if program == "smartctl" else self.nvme_runner
+        if program == "smartctl" and source.runner is not None:
+            return source.runner
+        if injected is not None and source.instead is None:
+            return injected
+        return runner_for(cfg, source.replay, program)
 
-        def nvme_factory() -> Runner:
-            if self.nvme_runner is not None and not replay_dir:
-                return self.nvme_runner
-            return runner_for(cfg, folder, "nvme")
+    def source(self, named: bool) -> Source:
+        """Where the readings come from, decided once, before the session: --replay's recordings or this machine,
+        unless --fallback-replay's stand in (run/session.choose_source); then one line on stderr says so."""
+        from ssdwear.run.session import Source, choose_source
 
+        cfg = self.settings()
+        primary = Source(Path(self.replay) if self.replay else None)
+        fallback = Path(self.fallback_replay) if self.fallback_replay else None
+        chosen = choose_source(primary, lambda: self._runner(cfg, primary), fallback, named, cfg)
+        if chosen.instead is not None:
+            say(f"no SMART drive on this machine ({chosen.instead}); reporting the recorded smartctl outputs in "
+                f"{self.fallback_replay} instead")
+        return chosen
+
+    def session(self, represents: Optional[float] = None, source: Optional[Source] = None) -> Session:
+        """The session of one command, reading from `source` (default: --replay's recordings, else this machine)."""
+        from ssdwear.run.session import Session, Source
+
+        cfg = self.settings()
+        source = source or Source(Path(self.replay) if self.replay else None)
         off = ("--no-history was given: drop it to store them" if self.no_history else
                "a replayed run (--replay) uses one only when it is named: --db FILE or SSDWEAR_DB")
-        return Session(config=cfg, runner_factory=factory, nvme_runner_factory=nvme_factory,
-                       db_path=self.db_path(cfg, replaying=bool(replay)), history_off=off,
+        return Session(config=cfg, runner_factory=lambda: self._runner(cfg, source),
+                       nvme_runner_factory=lambda: self._runner(cfg, source, "nvme"),
+                       db_path=self.db_path(cfg, replaying=source.replay is not None), history_off=off,
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
-                       origin=f"replay:{replay}" if replay else "live")
+                       origin=source.origin, scanned=source.scanned)
 
 
 def say(message: str) -> None:
@@ -205,6 +218,11 @@ def _into_app(name: str) -> Callable[[click.Context, click.Parameter, Any], Any]
     return callback
 
 
+# The reading commands that may show recordings instead of this machine (--fallback-replay); the others act on this
+# machine's drives (sample, start, measure) or monitor them (check) and refuse it.
+FALLBACK_COMMANDS = "report, status, retire-check, scan, plan --from DEVICE"
+
+
 # The options of `ssdwear` itself: listed once, in `ssdwear --help`; every command accepts them too (after its name),
 # hidden from its own help, which points at them instead.
 _HERE = facts()  # this machine's paths, named in the help
@@ -232,7 +250,7 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                            "demos); the history is used only with --db or SSDWEAR_DB.")),
     ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
                                help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
-                                    "in DIR instead, and say so (report, status, retire-check, scan; never check).")),
+                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check).")),
 )
 GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
 
@@ -377,15 +395,6 @@ def finish(reports: Sequence[Outcome], session: Session, fmt: str) -> int:
     return EXIT_PARTIAL if len(failed) < len(reports) else EXIT_ERROR
 
 
-@contextmanager
-def opened(app: App, represents: Optional[float] = None) -> Iterator[Session]:
-    session = app.session(represents)
-    try:
-        yield session
-    finally:
-        session.close()
-
-
 def no_drives(session: Session) -> SsdwearError:
     """The error for finding no drive, saying what actually failed."""
     from ssdwear.model.process import is_root
@@ -426,36 +435,38 @@ def device_arguments(names: Sequence[str]) -> list[str]:
     return out
 
 
-def find_devices(app: App, session: Session, names: Sequence[str], device_type: Optional[str],
-                 fallback: bool = True) -> tuple[Session, Devices]:
-    """The drives to read (named ones classified by device_arguments); with --fallback-replay and none on this
-    machine (or no smartctl), the recordings."""
-    from ssdwear.model.errors import SmartctlNotFound
-
+@contextmanager
+def reading(app: App, names: Sequence[str] = (), device_type: Optional[str] = None,
+            represents: Optional[float] = None, *, fallback: bool = True) -> Iterator[tuple[Session, Devices]]:
+    """The session of a command that reads drives and the drives it reads (those named, classified by
+    device_arguments, else the config's, else the scan's), closed once at the end. Live or recorded is decided
+    here, once, before the session (App.source); a command that acts on this machine's drives (`fallback` False)
+    refuses --fallback-replay."""
+    if app.fallback_replay and not fallback:
+        ctx = click.get_current_context(silent=True)
+        raise UsageError(f"--fallback-replay is for the reporting commands ({FALLBACK_COMMANDS}); "
+                         f"{ctx.info_name if ctx else 'this command'} acts on this machine's drives")
     names = device_arguments(names)
-    reason = None
-    devices: Devices = []
+    session = app.session(represents, app.source(bool(names)) if fallback else None)
     try:
-        devices = session.devices(names, device_type)
-        if not devices:
-            reason = "smartctl found no drive"
-    except SmartctlNotFound as exc:
-        if not (fallback and app.fallback_replay) or names:
-            raise
-        reason = str(exc).split(":")[0]
-    if reason and fallback and app.fallback_replay and not names:
-        say(f"no SMART drive on this machine ({reason}); reporting the recorded smartctl outputs in "
-            f"{app.fallback_replay} instead")
+        yield session, session.devices(names, device_type)
+    finally:
         session.close()
-        session = app.session(session.represents_minutes, replay_dir=app.fallback_replay)
-        devices = session.devices(names, device_type)
-    return session, devices
 
 
-def no_fallback(app: App, command: str) -> None:
-    if app.fallback_replay:
-        raise UsageError(f"--fallback-replay is for the reporting commands (report, status, retire-check, scan); "
-                         f"{command} acts on this machine's drives")
+def command(name: Optional[str] = None, *, cls: type[click.Command] = Command, errors: bool = True,
+            **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
+    """A command of `ssdwear`: its own options (the decorators below this one), then the global options (accepted
+    after its name, listed in `ssdwear --help`), the App as its first argument and, unless `errors` is False (check
+    answers in plugin terms), domain errors mapped to one line and an exit code. main.py puts it on the group."""
+    def make(fn: Callable[..., Any]) -> click.Command:
+        own = getattr(fn, "__click_params__", [])
+        fn.__click_params__ = []  # type: ignore[attr-defined]
+        fn = global_options(fn)
+        fn.__click_params__ += own  # type: ignore[attr-defined]  # (click reverses the list: its own come first)
+        return click.command(name, cls=cls, **settings)(click.pass_obj(handle_errors(fn) if errors else fn))
+
+    return make
 
 
 __all__ = ["App", "cli"]

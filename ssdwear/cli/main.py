@@ -1,10 +1,13 @@
-"""The `ssdwear` command: the group of app.py with every command of commands/ on it (each module registers its
-commands when imported). The console script, `python -m ssdwear` and the tests run this `cli`."""
+"""The `ssdwear` command: the group of app.py with every command of commands/ on it. The console script, `python -m
+ssdwear` and the tests run this `cli`."""
 
 from __future__ import annotations
 
 from .app import cli
-from .commands import fleet, planning, reading, timed  # noqa: F401  (they register themselves on cli)
+from .commands import fleet, planning, reading, timed
+
+for _command in (*reading.COMMANDS, *fleet.COMMANDS, *timed.COMMANDS, *planning.COMMANDS):
+    cli.add_command(_command)
 
 
 def main() -> None:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ssdwear.assess.status import StatusRow
     from ssdwear.assess.verdict import Verdict
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
-    from ssdwear.run.session import StartResult
+    from ssdwear.run.reset import StartResult
 
 Doc = dict[str, Any]  # a document's keys after the envelope (JSON types)
 

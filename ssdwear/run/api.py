@@ -59,7 +59,7 @@ def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optiona
                       origin="replay" if replay is not None else "live")
     try:
         targets = session.devices(list(devices or ()), device_type)
-        return session.assess(session.read(targets))
+        return session.assess(session.read(targets)).reports
     finally:
         session.close()
 

@@ -19,7 +19,7 @@ from ssdwear.model.records import Snapshot
 from ssdwear.model.units import human_minutes
 from ssdwear.smartctl.calls import Outcome
 
-from .session import Session
+from .session import Run, Session
 
 # Off a terminal (cron, nohup, CI) measure prints one progress line this often (minutes of the wait).
 PROGRESS_LINE_MINUTES = 5.0
@@ -40,8 +40,12 @@ class Poll:
 
     elapsed_minutes: float
     states: tuple[tuple[str, str], ...]  # (device, what its timer shows)
-    outcomes: tuple[Outcome, ...]
+    run: Run
     done: bool  # every window is valid (or refused for good) and the time is up, or the grace period ran out
+
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        return self.run.outcomes
 
 
 @dataclass(frozen=True)
@@ -75,15 +79,15 @@ def poll(session: Session, targets: Sequence[tuple[str, Optional[str]]], duratio
     started = monotonic()
     while True:
         sleep(every * 60)
-        outcomes = tuple(session.read(targets))
+        run = session.read(targets)
         elapsed = (monotonic() - started) / 60
         states, waiting = [], False
-        for (device, _), outcome in zip(targets, outcomes, strict=True):
+        for (device, _), outcome in zip(targets, run.outcomes, strict=True):
             state = drive_state(outcome, lambda snap: session.context(snap, session.clock()))
             states.append((device, state.shown))
             waiting = waiting or state.pending
         done = (elapsed >= duration and not waiting) or elapsed >= duration + GRACE_MINUTES
-        yield Poll(elapsed, tuple(states), outcomes, done)
+        yield Poll(elapsed, tuple(states), run, done)
         if done:
             return
 

@@ -23,6 +23,7 @@ from ssdwear.cli.app import App
 from ssdwear.host.store.queries import Store
 from ssdwear.render import timed as render
 from ssdwear.run.measure import Poll
+from ssdwear.run.session import Run
 from ssdwear.smartctl.replay import ReplayRunner
 
 INTEL = FIXTURES / "intel"
@@ -152,7 +153,7 @@ def test_on_a_terminal_the_bar_shows_the_total_and_the_time_left(monkeypatch: py
     monkeypatch.setattr(render, "console", lambda stderr=False: Console(file=out, force_terminal=True, width=120,
                                                                         color_system=None))
     with render.progress(enabled=True) as bar:
-        bar.show(Poll(20.0, (("/dev/sda", "E4h 20 min"),), (), False), 60.0)
+        bar.show(Poll(20.0, (("/dev/sda", "E4h 20 min"),), Run(()), False), 60.0)
     assert "20 min of 60 min, 40 min left" in out.getvalue() and "E4h 20 min" in out.getvalue()
 
 

@@ -1,2 +1,2 @@
-"""The CLI's commands, by what they are for; each module registers its commands on the group of cli/app.py
-(cli/main.py imports them all)."""
+"""The CLI's commands, by what they are for; each module lists its commands in COMMANDS (made with app.command), and
+cli/main.py puts them on the group."""

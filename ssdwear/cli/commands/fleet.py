@@ -22,20 +22,15 @@ from ..app import (
     App,
     Command,
     Limited,
-    cli,
-    device_arguments,
+    command,
     device_type_option,
     devices_argument,
     emit_doc,
     envelope,
-    find_devices,
     finish,
     format_option,
-    global_options,
-    handle_errors,
     no_drives,
-    no_fallback,
-    opened,
+    reading,
     represents_option,
     say,
 )
@@ -48,14 +43,11 @@ if TYPE_CHECKING:
     from ssdwear.run.session import Session
 
 
-@cli.command()
+@command()
 @devices_argument
 @device_type_option
 @click.option("--textfile", metavar="DIR",
               help="Also write DIR/ssdwear.prom (atomically) for node_exporter. Default: the config's textfile_dir.")
-@global_options
-@click.pass_obj
-@handle_errors
 def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
     """Read every drive, store one sample each (for cron, timers).
 
@@ -69,23 +61,20 @@ def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textf
     Example (crontab, hourly):
       17 * * * *  root  /usr/local/bin/ssdwear sample
     """
-    no_fallback(app, "sample")
-    with opened(app) as session:
+    with reading(app, devices, device_type, fallback=False) as (session, targets):
         directory = textfile or session.config.textfile_dir
-        targets = session.devices(device_arguments(devices), device_type)
         if not targets:
             raise no_drives(session)
-        outcomes = session.read(targets)
-        reports = session.assess(outcomes)
+        assessed = session.assess(session.read(targets))
         # Written before the samples are stored (monitoring goes on when the database is broken); a textfile that
         # cannot be written never stops the samples.
-        textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), reports,
+        textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), assessed.reports,
                                                                   app.clock().timestamp())
         textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
-        unstored = [] if textfile_only else session.remember()
+        unstored = [] if textfile_only else session.remember(assessed)
         for device, why in unstored:
             say(f"{device}: {why}")
-        code = finish(reports, session, "json")
+        code = finish(assessed.reports, session, "json")
         if code == EXIT_OK and (unstored or textfile_failed):
             code = EXIT_PARTIAL
     sys.exit(code)
@@ -141,13 +130,11 @@ def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     return fn
 
 
-@cli.command(cls=NagiosCommand)
+@command(cls=NagiosCommand, errors=False)  # answers in plugin terms, whatever happens
 @devices_argument
 @device_type_option
 @represents_option
 @_threshold_options
-@global_options
-@click.pass_obj
 def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
           **levels: Optional[float]) -> None:
     """Nagios/Icinga plugin: OK, WARNING, CRITICAL, UNKNOWN.
@@ -169,20 +156,16 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
         if app.fallback_replay:
             raise SsdwearError("--fallback-replay refused: a monitoring check reports this machine's drives, never "
                                "recorded ones (--replay DIR checks recordings on purpose)")
-        with opened(app, represents) as first:
-            thresholds = thresholds_from(first.config.thresholds, levels)
-            session, targets = find_devices(app, first, devices, device_type, fallback=False)
-            try:
-                if not targets:
-                    raise no_drives(session)
-                reports = session.assess(session.read(targets))
-                volumes = [f"{v.device}: {v.note}" for v in session.raid_volumes]
-                if not reports and volumes:  # nothing to judge here: say what the volumes are, as report does
-                    code, text = UNKNOWN, f"SSDWEAR UNKNOWN - no drive to judge: {'; '.join(volumes)}"
-                else:
-                    code, text = evaluate(reports, thresholds, volumes)
-            finally:
-                session.close()
+        with reading(app, devices, device_type, represents, fallback=False) as (session, targets):
+            thresholds = thresholds_from(session.config.thresholds, levels)
+            if not targets:
+                raise no_drives(session)
+            assessed = session.assess(session.read(targets))
+            volumes = [f"{v.device}: {v.note}" for v in assessed.volumes]
+            if not assessed.reports and volumes:  # nothing to judge here: say what the volumes are, as report does
+                code, text = UNKNOWN, f"SSDWEAR UNKNOWN - no drive to judge: {'; '.join(volumes)}"
+            else:
+                code, text = evaluate(assessed.reports, thresholds, volumes)
     except SsdwearError as exc:
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
     except Exception as exc:  # a plugin must always answer in plugin terms
@@ -191,14 +174,11 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
     sys.exit(code)
 
 
-@cli.command("retire-check")
+@command("retire-check")
 @click.argument("target", metavar="DEVICE|FILE")
 @device_type_option
 @represents_option
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def retire_check(app: App, target: str, device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
     """Keep, watch or retire one drive, with the reasons.
 
@@ -224,16 +204,14 @@ def retire_check(app: App, target: str, device_type: Optional[str], represents: 
             raise SsdwearError(str(errors[0].error))
         origin, thresholds = "files", cfg.thresholds
     else:
-        with opened(app, represents) as first:
-            session, targets = find_devices(app, first, [target], device_type)
-            try:
-                reports = session.assess(session.read(targets))
-            finally:
-                session.close()
+        with reading(app, [target], device_type, represents) as (session, targets):
+            assessed = session.assess(session.read(targets))
+            volumes = [] if assessed.reports else session.volumes_with_drives(assessed)
+        reports = assessed.reports
         for message in session.warnings:
             say(f"warning: {message}")
         if not reports:
-            _volume_verdict(app, session.origin, session.volumes_with_drives(), target, fmt)
+            _volume_verdict(app, session.origin, volumes, target, fmt)
         if reports[0].error:
             raise SsdwearError(f"{target}: {reports[0].error}")
         origin, thresholds = session.origin, session.config.thresholds
@@ -265,3 +243,6 @@ def _volume_verdict(app: App, origin: str, volumes: list[RaidVolume], target: st
 
         emit_doc(envelope(app, origin, **no_verdict_doc(reasons)), fmt)
     sys.exit(EXIT_CANNOT_JUDGE)
+
+
+COMMANDS = (sample, check, retire_check)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -16,15 +16,13 @@ from ..app import (
     EXIT_OK,
     App,
     Limited,
-    cli,
+    command,
     console_print,
     device_type_option,
     emit_doc,
     envelope,
     format_option,
-    global_options,
-    handle_errors,
-    opened,
+    reading,
     represents_option,
     say,
     unit_limits,
@@ -39,12 +37,9 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
                   ) -> list[Measured]:
     """The drives `plan --from` names: saved outputs (FILE), drives read now (DEVICE, /dev/...) and drives known
     from the history (SERIAL, WWN or model; the database is only read, never created)."""
-    from datetime import timedelta
-
-    from ssdwear.assess.history import clock_warning
-    from ssdwear.assess.plan import Measured, entry_for, report_from_history
+    from ssdwear.assess.plan import Measured, entry_for
     from ssdwear.drives.ratings import catalogue
-    from ssdwear.host.paths import DEVICE_FORMS, classify
+    from ssdwear.host.paths import classify
     from ssdwear.run.saved import analyze_files
 
     cfg = app.config()
@@ -67,42 +62,52 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
         for r in reports:
             add(r, r.device or "?", "files")
     if devices:
-        with opened(app, represents) as session:
-            targets = session.devices(devices, device_type)
-            for r in session.assess(session.read(targets)):
+        with reading(app, devices, device_type, represents) as (session, targets):
+            for r in session.assess(session.read(targets)).reports:
                 add(r, r.device or "?", session.origin)
         for message in session.warnings:
             say(f"warning: {message}")
     if keys:
-        from ssdwear.host.store.queries import Store
-
-        path = app.db_path(cfg, replaying=bool(app.replay))
-        if path is None:
-            raise UsageError(f"'{keys[0]}' is neither a file nor a device ({DEVICE_FORMS}), and a drive in the "
-                             "history needs the history database (--db FILE or SSDWEAR_DB)")
-        try:
-            opened_store = Store.open(path, create=False, write=False)
-        except StoreError as exc:
-            raise StoreError(f"'{keys[0]}' is not a file or a device ({DEVICE_FORMS}), so it was looked up in the "
-                             f"history: {exc}") from None
-        now = app.clock()
-        with opened_store as store:
-            ahead = False
-            for key in keys:
-                try:
-                    match = store.the_drive(key)
-                except SsdwearError as exc:
-                    raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
-                samples = store.samples(match.key, since=now - timedelta(minutes=cfg.history_window_minutes))
-                ahead = ahead or store.dated_after(match.key, now) > 0
-                add(report_from_history(match.drive, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
-                    f"history:{path}")
-        if ahead:
-            say(f"warning: {clock_warning(now)}")
+        _history_sources(app, keys, add)
     return found
 
 
-@cli.command()
+def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, str, str], None]) -> None:
+    """The drives `plan --from` names by serial, WWN or model: their stored samples (the database only read)."""
+    from datetime import timedelta
+
+    from ssdwear.assess.history import clock_warning
+    from ssdwear.assess.plan import report_from_history
+    from ssdwear.host.paths import DEVICE_FORMS
+    from ssdwear.host.store.queries import Store
+
+    cfg = app.config()
+    path = app.db_path(cfg, replaying=bool(app.replay))
+    if path is None:
+        raise UsageError(f"'{keys[0]}' is neither a file nor a device ({DEVICE_FORMS}), and a drive in the "
+                         "history needs the history database (--db FILE or SSDWEAR_DB)")
+    try:
+        opened_store = Store.open(path, create=False, write=False)
+    except StoreError as exc:
+        raise StoreError(f"'{keys[0]}' is not a file or a device ({DEVICE_FORMS}), so it was looked up in the "
+                         f"history: {exc}") from None
+    now = app.clock()
+    with opened_store as store:
+        ahead = False
+        for key in keys:
+            try:
+                match = store.the_drive(key)
+            except SsdwearError as exc:
+                raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
+            samples = store.samples(match.key, since=now - timedelta(minutes=cfg.history_window_minutes))
+            ahead = ahead or store.dated_after(match.key, now) > 0
+            add(report_from_history(match.drive, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
+                f"history:{path}")
+    if ahead:
+        say(f"warning: {clock_warning(now)}")
+
+
+@command()
 @click.option("--from", "sources", multiple=True, metavar="DEVICE|SERIAL|FILE",
               help="Measure the workload here (repeat for several): a drive read now, a drive's stored history "
                    "(serial, WWN or model), or saved smartctl outputs. Each drive is also a candidate as measured.")
@@ -119,9 +124,6 @@ def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], r
 @device_type_option
 @represents_option
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], patterns: tuple[str, ...], years: float,
          spare: Optional[float], device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
     """Which drive lasts how long under this workload.
@@ -179,3 +181,6 @@ def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], pattern
 
         emit_doc(envelope(app, origin, **plan_doc(result)), fmt)
     sys.exit(EXIT_OK if result.met else EXIT_ERROR)
+
+
+COMMANDS = (plan,)

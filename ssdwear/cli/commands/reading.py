@@ -17,7 +17,8 @@ from ..app import (
     EXIT_PARTIAL,
     FORMATS,
     App,
-    cli,
+    Command,
+    command,
     console_print,
     device_type_option,
     devices_argument,
@@ -25,13 +26,10 @@ from ..app import (
     emit_reports,
     envelope,
     fail,
-    find_devices,
     finish,
     format_option,
-    global_options,
-    handle_errors,
     no_drives,
-    opened,
+    reading,
     represents_option,
     say,
 )
@@ -40,16 +38,13 @@ if TYPE_CHECKING:
     from ssdwear.model.records import StoredDrive
 
 
-@cli.command()
+@command()
 @devices_argument
 @device_type_option
 @represents_option
 @click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
               "by default report only reads the history. Config: record: true.")
 @format_option((*FORMATS, "prometheus"))
-@global_options
-@click.pass_obj
-@handle_errors
 def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
            record: bool, fmt: str) -> None:
     """Wear used, the measured window, rate and years left.
@@ -61,36 +56,26 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
       ssdwear report                        every drive smartctl finds
       ssdwear report /dev/sda --represents 1d --format json
     """
-    session = app.session(represents)
-    try:
-        session, targets = find_devices(app, session, devices, device_type)
+    with reading(app, devices, device_type, represents) as (session, targets):
         if not targets:
             if fmt in ("json", "yaml"):
                 from ssdwear.render.documents import report_doc
 
                 emit_doc(envelope(app, session.origin, **report_doc([])), fmt)
             raise no_drives(session)
-        outcomes = session.read(targets)
-        reports = session.assess(outcomes)
-        unstored: list[tuple[str, str]] = []
-        if record or session.config.record:
-            unstored = session.remember()
-        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
+        assessed = session.assess(session.read(targets))
+        unstored = session.remember(assessed) if record or session.config.record else []
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
         for device, why in unstored:
             say(f"{device}: {why}")
-        code = finish(reports, session, fmt)
-    finally:
-        session.close()
+        code = finish(assessed.reports, session, fmt)
     sys.exit(code)
 
 
-@cli.command()
+@command()
 @devices_argument
 @device_type_option
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: str) -> None:
     """Each drive's timed-workload window so far: valid yet?
 
@@ -100,9 +85,7 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
     """
     from ssdwear.assess.status import status_rows
 
-    session = app.session()
-    try:
-        session, targets = find_devices(app, session, devices, device_type)
+    with reading(app, devices, device_type) as (session, targets):
         if not targets:
             if fmt != "table":
                 from ssdwear.render.documents import status_doc
@@ -110,9 +93,7 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
                 emit_doc(envelope(app, session.origin, **status_doc([])), fmt)
             raise no_drives(session)
         now = app.clock()
-        rows = status_rows(session.read(targets), lambda snap: session.context(snap, now))
-    finally:
-        session.close()
+        rows = status_rows(session.read(targets).outcomes, lambda snap: session.context(snap, now))
     if fmt == "table":
         from ssdwear.render.layout import width
         from ssdwear.render.timed import status_view
@@ -125,16 +106,13 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
     sys.exit(finish(rows, session, fmt))
 
 
-@cli.command()
+@command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path), metavar="FILE...")
 @click.option("--each", is_flag=True, help="One report per file, even for several readings of one drive.")
 @click.option("--same-drive", is_flag=True, help="The files are readings of one drive (serials masked): join them "
               "into one series. Otherwise only a serial or WWN joins files.")
 @represents_option
 @format_option((*FORMATS, "prometheus"))
-@global_options
-@click.pass_obj
-@handle_errors
 def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, represents: Optional[float],
             fmt: str) -> None:
     """Report wear from saved smartctl outputs.
@@ -162,14 +140,11 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, rep
         sys.exit(EXIT_PARTIAL if reports else EXIT_ERROR)
 
 
-@cli.command()
+@command()
 @click.argument("drive", metavar="[DRIVE]", required=False)
 @click.option("--since", type=DURATION, metavar="DURATION",
               help="Only samples this recent (e.g. 30d, 1y; 1 s to 100 years).")
 @format_option((*FORMATS, "csv"))
-@global_options
-@click.pass_obj
-@handle_errors
 def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) -> None:
     """List the stored drives, or chart one drive's samples.
 
@@ -232,7 +207,7 @@ def _drive_list(app: App, origin: str, drives: list[StoredDrive], fmt: str) -> N
         fail(f"no drive in {origin.split(':', 1)[1]} yet: ssdwear sample records the drives it reads")
 
 
-@cli.command()
+@click.command(cls=Command)  # prints a script: neither the global options nor the App
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: str) -> None:
     """Print the shell completion script.
@@ -245,14 +220,13 @@ def completion(shell: str) -> None:
     """
     from ..completion import GENERATORS
 
-    write(GENERATORS[shell](cli), nl=False)
+    root = click.get_current_context().find_root().command
+    assert isinstance(root, click.Group)
+    write(GENERATORS[shell](root), nl=False)
 
 
-@cli.command()
+@command()
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def scan(app: App, fmt: str) -> None:
     """List the drives smartctl can open, with their -d types.
 
@@ -260,9 +234,8 @@ def scan(app: App, fmt: str) -> None:
     Example:
       ssdwear scan
     """
-    with opened(app) as first:
-        session, found = find_devices(app, first, [], None)
-        session.close()
+    with reading(app) as (session, found):
+        pass
     if fmt == "table":
         from ssdwear.render.layout import width
         from ssdwear.render.scan import scan_view
@@ -277,3 +250,6 @@ def scan(app: App, fmt: str) -> None:
         say(f"warning: {message}")
     if not found:
         fail(str(no_drives(session)))
+
+
+COMMANDS = (report, status, analyze, history, completion, scan)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Optional
 
 import click
@@ -19,9 +20,8 @@ from ..app import (
     EXIT_REJECTED,
     App,
     Devices,
-    cli,
+    command,
     console_print,
-    device_arguments,
     device_type_option,
     devices_argument,
     emit_doc,
@@ -29,30 +29,31 @@ from ..app import (
     envelope,
     finish,
     format_option,
-    global_options,
-    handle_errors,
     no_drives,
-    no_fallback,
-    opened,
+    reading,
     represents_option,
     say,
 )
 
 if TYPE_CHECKING:
-    from ssdwear.run.session import Session, StartResult
+    from ssdwear.run.reset import StartResult
+    from ssdwear.run.session import Session
 
 
-def _targets_to_reset(session: Session, devices: tuple[str, ...], device_type: Optional[str], all_: bool,
-                      command: str) -> Devices:
+@contextmanager
+def resetting(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, command: str,
+              represents: Optional[float] = None) -> Iterator[tuple[Session, Devices]]:
+    """The session of a command that resets timers and the drives it resets: the ones named, or with --all every
+    drive found (one of the two); this machine's drives only (--fallback-replay is refused)."""
     if devices and all_:
         raise UsageError(f"{command}: name drives or give --all, not both")
     if not devices and not all_:
         raise UsageError(f"{command} resets drives' timers: name them (ssdwear {command} /dev/sda) or pass --all for "
                          "every eligible drive")
-    targets = session.devices(device_arguments(devices), device_type)
-    if not targets:
-        raise no_drives(session)
-    return targets
+    with reading(app, devices, device_type, represents, fallback=False) as (session, targets):
+        if not targets:
+            raise no_drives(session)
+        yield session, targets
 
 
 def start_exit(results: Sequence[StartResult], session: Session, printed: bool) -> int:
@@ -78,16 +79,13 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
     return EXIT_OK
 
 
-@cli.command()
+@command()
 @devices_argument
 @device_type_option
 @click.option("--all", "all_", is_flag=True, help="Every eligible drive smartctl finds; the others are listed as "
               "skipped, with the reason.")
 @click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, force: bool, fmt: str) -> None:
     """Reset Intel's timed-workload timer (E4h) and record it.
 
@@ -101,9 +99,10 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
       ssdwear start /dev/sda        then run the workload for at least 60 minutes
       ssdwear start --all           every eligible drive
     """
-    no_fallback(app, "start")
-    with opened(app) as session:
-        results = session.start(_targets_to_reset(session, devices, device_type, all_, "start"), force, every=all_)
+    from ssdwear.run.reset import start as reset
+
+    with resetting(app, devices, device_type, all_, "start") as (session, targets):
+        results = reset(session, targets, force, all_)
     if fmt == "table":
         from ssdwear.render.layout import width
         from ssdwear.render.timed import start_view
@@ -116,7 +115,7 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
     sys.exit(start_exit(results, session, printed=fmt == "table"))
 
 
-@cli.command()
+@command()
 @devices_argument
 @device_type_option
 @click.option("--all", "all_", is_flag=True, help="Every eligible drive smartctl finds; the others are listed as "
@@ -129,9 +128,6 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 @click.option("--force", is_flag=True, help="As for start.")
 @represents_option
 @format_option()
-@global_options
-@click.pass_obj
-@handle_errors
 def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, duration: float,
             poll: float, force: bool, represents: Optional[float], fmt: str) -> None:
     """Reset the timer, wait until the window is valid, report.
@@ -145,18 +141,16 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
     Example:
       ssdwear measure /dev/sda --for 60m --represents 1d
     """
-    from ssdwear.run import measure as measure_mod
-
-    no_fallback(app, "measure")
     from ssdwear.assess.timed_window import REPRESENTS_SLACK
+    from ssdwear.run import measure as measure_mod
+    from ssdwear.run.reset import start as reset
 
     if represents is not None and duration > represents * (1 + REPRESENTS_SLACK):
         raise UsageError(f"measure: --for ({duration:g} min) is longer than --represents ({represents:g} min): a "
                          "window cannot stand for less time than it lasted; measure for at most the time it stands "
                          "for")
-    with opened(app, represents) as session:
-        targets = _targets_to_reset(session, devices, device_type, all_, "measure")
-        results = session.start(targets, force, every=all_)
+    with resetting(app, devices, device_type, all_, "measure", represents) as (session, targets):
+        results = reset(session, targets, force, all_)
         started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
         for r in results:
             if r.status != "reset":
@@ -175,9 +169,12 @@ def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_
                     printed_at = last.elapsed_minutes
                     say(measure_mod.progress_line(last, duration))
         assert last is not None
-        reports = session.assess(last.outcomes)
-        emit_reports(reports, fmt, session.origin, app, session.raid_volumes)
-        code = finish(reports, session, fmt)
+        assessed = session.assess(last.run)
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
+        code = finish(assessed.reports, session, fmt)
         if code == EXIT_OK and any(r.status not in ("reset", "skipped") for r in results):
             code = start_exit(results, session, printed=True)
     sys.exit(code)
+
+
+COMMANDS = (start, measure)

@@ -15,7 +15,7 @@ from ssdwear.assess.status import status_rows
 from ssdwear.host.config import Config
 from ssdwear.host.store.queries import Store
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, DriveId, Sample
-from ssdwear.run.session import Session
+from ssdwear.run.session import Run, Session
 
 YEAR = timedelta(days=365)
 UNITS_A_DAY = 100_000  # 51.2 GB of host writes a day
@@ -43,7 +43,7 @@ def nvme_sample(at: datetime, days_before: float, used: float) -> Sample:
 
 def report_now(db: Path, serial: str = "NVME1"):
     s = session(db)
-    (report,) = s.assess([nvme(11, poh=10_600, written_units=40_000_000, serial=serial)])
+    (report,) = s.assess(Run((nvme(11, poh=10_600, written_units=40_000_000, serial=serial),))).reports
     return report, s
 
 
@@ -81,8 +81,8 @@ def test_one_warning_per_run_however_many_drives_have_rows_ahead(tmp_path: Path)
             store.add_sample(DriveId("Example NVMe", serial, None, "nvme"),
                              nvme_sample(FLEET_START + YEAR, 5, used=10), "/dev/nvme0")
     s = session(db)
-    s.assess([nvme(11, poh=10_600, written_units=40_000_000, serial="A"),
-              nvme(11, poh=10_600, written_units=40_000_000, serial="B")])
+    s.assess(Run((nvme(11, poh=10_600, written_units=40_000_000, serial="A"),
+                  nvme(11, poh=10_600, written_units=40_000_000, serial="B"))))
     assert len([w for w in s.warnings if "dated after now" in w]) == 1
 
 
@@ -126,7 +126,7 @@ def test_a_reset_recorded_with_the_clock_ahead_is_not_the_last_reset(tmp_path: P
     s = session(db)
     (row,) = status_rows([snap], lambda snap: s.context(snap, FLEET_START))
     assert row.since_reset_minutes == 60 and row.reset_at == FLEET_START - timedelta(hours=1)
-    (report,) = s.assess([snap])
+    (report,) = s.assess(Run((snap,))).reports
     assert not any("did not take effect" in w for w in report.warnings), report.warnings
     assert any("dated after now" in w for w in s.warnings)
 
@@ -134,11 +134,13 @@ def test_a_reset_recorded_with_the_clock_ahead_is_not_the_last_reset(tmp_path: P
 def test_a_sample_stored_with_the_clock_ahead_does_not_make_every_later_run_a_drive_swap(tmp_path: Path) -> None:
     db = tmp_path / "h.db"
     ahead = session(db, FLEET_START + YEAR)
-    ahead.assess([intel(3, 20, 60, serial="OLD")], remember=True)  # drive OLD at /dev/sda, clock a year ahead
+    ahead.remember(ahead.assess(Run((intel(3, 20, 60, serial="OLD"),))))  # drive OLD at /dev/sda, clock a year ahead
     warnings = []
     for hours in (0, 1, 2):  # the clock put right, another drive at /dev/sda
-        (report,) = session(db, FLEET_START + timedelta(hours=hours)).assess([intel(3, 20, 60, serial="NEW")],
-                                                                             remember=True)
+        later = session(db, FLEET_START + timedelta(hours=hours))
+        assessed = later.assess(Run((intel(3, 20, 60, serial="NEW"),)))
+        later.remember(assessed)
+        (report,) = assessed.reports
         warnings.append([w for w in report.warnings if "drive swapped" in w])
     assert len(warnings[0]) == 1 and warnings[1:] == [[], []]  # said once, when it happened
 

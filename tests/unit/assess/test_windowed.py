@@ -21,7 +21,7 @@ from ssdwear.drives.ratings import Rating
 from ssdwear.host.config import Config
 from ssdwear.host.store.queries import Store
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, DriveId, DriveReport, NvmeHealth, Snapshot
-from ssdwear.run.session import Session, sample_of
+from ssdwear.run.session import Run, Session, sample_of
 
 DAY = timedelta(days=1)
 TB = 10**12
@@ -74,7 +74,7 @@ def reported(snaps: list[Snapshot], ctx: Context, db: Path) -> DriveReport:
             store.add_sample(DriveId.of(s), sample_of(s, assess(s, ctx), at))
     config = Config(ratings=tuple(ctx.ratings))
     session = Session(config=config, runner_factory=lambda: None, db_path=db, clock=lambda: T0)  # type: ignore
-    (report,) = session.assess([snaps[-1]])
+    (report,) = session.assess(Run((snaps[-1],))).reports
     session.close()
     return report
 

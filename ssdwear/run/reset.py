@@ -1,0 +1,210 @@
+"""`start` (and `measure`'s start): the guarded reset of Intel's timed-workload timer, drive by drive, as its steps.
+
+1. the guard: a family whose reset is documented (else refused, or skipped with --all), reachable by the command
+   it takes (nvme-cli reaches only a directly attached NVMe drive), identified (its reset must be recorded);
+2. the baseline stored: a sample of the drive as it is now (a database that cannot be written stops the drive
+   before anything is sent);
+3. the identity read again, just before the command: a drive swapped in between is refused;
+4. the reset recorded and the command sent, with SIGINT and SIGTERM held until both are done; the record is taken
+   back if the drive certainly did not take the command. Recorded first, so that no reset goes unrecorded (a
+   signal, or a crash, between sending and recording would lose one). A signal that arrived meanwhile is acted on
+   once the command has finished: the drives after it are not reset.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Literal, Optional
+
+from ssdwear.assess import report as assess_mod
+from ssdwear.drives import vendors
+from ssdwear.model.errors import DriveError, SsdwearError, StoreError
+from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
+from ssdwear.smartctl.calls import identify, reset_nvme_timer, reset_timer
+
+from .session import Session, Target, sample_of
+
+if TYPE_CHECKING:
+    from ssdwear.host.store.queries import Store
+    from ssdwear.smartctl.runner import Runner
+
+# What start did to one drive: 'skipped' (start --all: not eligible), 'interrupted' (a signal stopped the run before
+# this drive's turn). The reset is recorded before it is sent, so none goes unrecorded.
+StartStatus = Literal["reset", "refused", "skipped", "rejected", "failed", "interrupted"]
+
+
+@dataclass(frozen=True)
+class StartResult:
+    device: str
+    status: StartStatus
+    message: str
+    serial: Optional[str] = None
+    model: Optional[str] = None
+    device_type: Optional[str] = None  # the -d type it was sent with
+
+    @property
+    def where(self) -> str:
+        return location(self.device, self.device_type)
+
+
+class NotReset(Exception):
+    """A step stopped this drive's reset: what start says about the drive."""
+
+    def __init__(self, status: StartStatus, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def start(session: Session, devices: Sequence[Target], force: bool, every: bool = False) -> list[StartResult]:
+    """Reset the E4h timer on each drive the guard allows (`every`, start --all: a drive it finds ineligible is
+    skipped, not refused), each through the module's steps."""
+    results: list[StartResult] = []
+    outcomes = session.read(devices).outcomes
+    store = session.store(write=True)
+    assert store is not None
+    for (device, dtype), outcome in zip(devices, outcomes, strict=True):
+        if session.interrupted is not None:
+            results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
+                                       f"interrupted ({session.interrupted}) before this drive's turn",
+                                       device_type=dtype))
+        elif isinstance(outcome, DriveError):
+            results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
+        else:
+            dtype = dtype or outcome.device_type
+            try:
+                status, message = _reset_one(session, store, device, dtype, outcome, force, every)
+            except NotReset as stop:
+                status, message = stop.status, stop.message
+            results.append(StartResult(device, status, message, outcome.serial, outcome.model, dtype))
+    return results
+
+
+def _reset_one(session: Session, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool,
+               every: bool) -> tuple[StartStatus, str]:
+    """The steps, in order; each raises NotReset to stop."""
+    refusal, nvme = guard(session, snap, dtype, force, every)
+    drive = DriveId.of(snap)
+    baseline = store_baseline(session, store, drive, snap, location(device, dtype))
+    same_drive_still(session, drive, device, dtype)
+    at = record_and_send(session, store, drive, device, dtype, snap, nvme, baseline)
+    forced = f" (forced: {refusal})" if refusal else ""
+    return "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is valid after 60 power-on minutes{forced}"
+
+
+def guard(session: Session, snap: Snapshot, dtype: Optional[str], force: bool, every: bool
+          ) -> tuple[Optional[str], Optional[Runner]]:
+    """Step 1. (Why the family is not documented, when --force sends it anyway; nvme-cli's runner for an NVMe
+    drive.)"""
+    def refused(why: str, hint: str = "") -> NotReset:
+        return NotReset("skipped", f"not eligible: {why}") if every else NotReset("refused", f"not reset: {why}{hint}")
+
+    refusal = vendors.reset_refusal(snap)
+    if refusal is not None and not force:
+        raise refused(refusal, "; --force sends it anyway, at your own risk")
+    nvme = None
+    if snap.interface == "nvme":
+        if dtype not in (None, "nvme"):
+            raise refused(f"the NVMe timer is reset with nvme-cli, which reaches only a directly attached drive, not "
+                          f"one behind -d {dtype}")
+        try:
+            nvme = session.nvme_runner()
+        except SsdwearError as exc:
+            raise NotReset("failed", f"not reset, nothing was sent: {exc}") from None
+    if DriveId.of(snap).key is None:
+        raise NotReset("failed", "not reset: the drive has no serial number or WWN, so its reset could not be "
+                                 "recorded")
+    return refusal, nvme
+
+
+def store_baseline(session: Session, store: Store, drive: DriveId, snap: Snapshot, where: str) -> DriveReport:
+    """Step 2: the drive's report now, stored as a sample just before the reset (and kept with its record)."""
+    baseline = assess_mod.assess(snap, session.context(snap, session.clock()))
+    try:
+        store.add_sample(drive, sample_of(snap, baseline, session.clock() - timedelta(milliseconds=1)), where)
+    except StoreError as exc:
+        raise NotReset("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})") from None
+    return baseline
+
+
+def same_drive_still(session: Session, drive: DriveId, device: str, dtype: Optional[str]) -> None:
+    """Step 3: the drive behind the device is still the one read."""
+    try:
+        now = identify(session.runner, device, dtype)
+    except DriveError as exc:
+        raise NotReset("failed", f"not reset: its identity could not be read again just before the reset "
+                                 f"({exc.message})") from None
+    if DriveId.of(now) != drive:
+        raise NotReset("refused", f"not reset: the drive behind {device} changed since it was read ({drive.label}, "
+                                  f"now {DriveId.of(now).label}); run start again")
+
+
+def record_and_send(session: Session, store: Store, drive: DriveId, device: str, dtype: Optional[str],
+                    snap: Snapshot, nvme: Optional[Runner], baseline: DriveReport) -> datetime:
+    """Step 4: record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
+    and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too). When the
+    reset was recorded and sent."""
+    from ssdwear.model.schema import drive_dict
+
+    unrecordable: Optional[StoreError] = None
+    failure: Optional[DriveError] = None
+    forgotten = ""
+    with held_signals() as caught:
+        at = session.clock()
+        try:
+            store.record_reset(drive, at, location(device, dtype), snap.power_on_hours, drive_dict(baseline))
+        except StoreError as exc:
+            unrecordable = exc
+        if unrecordable is None:
+            try:
+                if nvme is not None:
+                    reset_nvme_timer(nvme, device)
+                else:
+                    reset_timer(session.runner, device, dtype)
+            except DriveError as exc:
+                failure = exc
+        kept = failure is None or failure.kind == "timeout"  # a killed call may have reached the drive
+        if not kept:
+            try:
+                store.forget_reset(drive, at)
+            except StoreError as exc:
+                forgotten = f"; its record could not be removed ({exc}): status will say it did not take effect"
+    if caught:
+        session.interrupted = caught[0]
+        session.warn(f"interrupted by {caught[0]} while {location(device, dtype)}'s reset was under way: ssdwear let "
+                     "the command finish and recorded what it did, then stopped (drives after it were not reset)")
+    if unrecordable is not None:
+        raise NotReset("failed", f"not reset, nothing was sent: the reset could not be recorded ({unrecordable})")
+    if failure is not None:
+        extra = ("; the reset may have reached the drive: the attempt is recorded, and status shows whether the "
+                 "timer restarted") if kept else ""
+        raise NotReset("rejected" if failure.kind == "rejected" else "failed", failure.message + extra + forgotten)
+    return at
+
+
+@contextmanager
+def held_signals() -> Iterator[list[str]]:
+    """SIGINT and SIGTERM are held (blocked, so that a child started meanwhile, which inherits the mask, is not
+    killed by them either) and handled once the block ends: the list then names the signals that arrived.
+    Outside the main thread (the API called from a worker thread) nothing is changed."""
+    caught: list[str] = []
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+        yield caught
+        return
+    wanted = {signal.SIGINT, signal.SIGTERM}
+
+    def note(signum: int, frame: object) -> None:
+        caught.append(signal.Signals(signum).name)
+
+    previous = {s: signal.signal(s, note) for s in wanted}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, wanted)
+    try:
+        yield caught
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a held signal is delivered here, to note()
+        for s, handler in previous.items():
+            signal.signal(s, handler)
