@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ssdwear.host.config import Config
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
+    from ssdwear.render.documents import Doc, Json
     from ssdwear.run.session import Session, Source
     from ssdwear.smartctl.runner import Runner
 
@@ -329,13 +330,13 @@ def cli(ctx: click.Context) -> None:
 # Output
 
 
-def envelope(app: App, origin: str, **payload: Any) -> dict[str, Any]:
+def envelope(app: App, origin: str, **payload: Json) -> Doc:
     from ssdwear.render.documents import envelope as make
 
     return make(origin, app.clock().isoformat(timespec="seconds"), __version__, payload)
 
 
-def emit_doc(doc: dict[str, Any], fmt: str) -> None:
+def emit_doc(doc: Doc, fmt: str) -> None:
     """A JSON or YAML document on stdout: ASCII (with the format's escapes) unless stdout is UTF-8."""
     from ssdwear.render.documents import to_json, to_yaml
     from ssdwear.render.streams import unicode_ok
@@ -344,7 +345,7 @@ def emit_doc(doc: dict[str, Any], fmt: str) -> None:
     write(to_json(doc, ascii_only) if fmt == "json" else to_yaml(doc, ascii_only), nl=False)
 
 
-def console_print(renderable: Any) -> None:
+def console_print(renderable: object) -> None:
     from ssdwear.render.layout import console
 
     console().print(renderable)

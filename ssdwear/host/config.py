@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, TypeVar
 
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
 from ssdwear.drives.ratings import Rating
@@ -34,7 +34,11 @@ from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, DEFAULT_WORKERS
 from ssdwear.wear.forecast import DEFAULT_LEVEL, LEVELS
 
 if TYPE_CHECKING:
+    from yaml.nodes import Node
+
     from ssdwear.assess.context import Context
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -168,11 +172,11 @@ class _Reader:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def error(self, node: Any, key: str, problem: str) -> ConfigError:
+    def error(self, node: Optional[Node], key: str, problem: str) -> ConfigError:
         line = node.start_mark.line + 1 if node is not None else 0
         return ConfigError(f"{self.path}:{line}: {key}: {problem}")
 
-    def _scalar(self, node: Any, key: str) -> Any:
+    def _scalar(self, node: Node, key: str) -> object:
         yaml = _import_yaml()
         if not isinstance(node, yaml.ScalarNode):
             raise self.error(node, key, "expected a single value")
@@ -181,11 +185,11 @@ class _Reader:
         except yaml.YAMLError as exc:
             raise self.error(node, key, f"unreadable value: {exc}") from None
 
-    def mapping(self, node: Any, key: str) -> dict[str, tuple[Any, Any]]:
+    def mapping(self, node: Node, key: str) -> dict[str, tuple[Node, Node]]:
         yaml = _import_yaml()
         if not isinstance(node, yaml.MappingNode):
             raise self.error(node, key, "expected a mapping (key: value lines)")
-        out: dict[str, tuple[Any, Any]] = {}
+        out: dict[str, tuple[Node, Node]] = {}
         for key_node, value_node in node.value:
             name = str(key_node.value)
             if name in out:
@@ -193,26 +197,26 @@ class _Reader:
             out[name] = (key_node, value_node)
         return out
 
-    def sequence(self, node: Any, key: str) -> list[Any]:
+    def sequence(self, node: Node, key: str) -> list[Node]:
         yaml = _import_yaml()
         if not isinstance(node, yaml.SequenceNode):
             raise self.error(node, key, "expected a list")
         return list(node.value)
 
-    def string(self, node: Any, key: str) -> str:
+    def string(self, node: Node, key: str) -> str:
         value = self._scalar(node, key)
         if value is None or isinstance(value, (bool, dict, list)) or str(value).strip() == "":
             raise self.error(node, key, "expected a non-empty string")
         return str(value)
 
-    def absolute_path(self, node: Any, key: str) -> str:
+    def absolute_path(self, node: Node, key: str) -> str:
         value = self.string(node, key)
         if not value.startswith("/"):
             raise self.error(node, key, f"must be an absolute path (e.g. /usr/sbin/smartctl), got {value!r}: a "
                                         "relative one would depend on the directory ssdwear is started from")
         return value
 
-    def smartctl_options(self, node: Any, key: str) -> tuple[str, ...]:
+    def smartctl_options(self, node: Node, key: str) -> tuple[str, ...]:
         from .trust import allowed_smartctl_options, drive_database_refusal, smartctl_option_problem
 
         options = tuple(self.string(item, f"{key}[{i}]") for i, item in enumerate(self.sequence(node, key)))
@@ -226,7 +230,7 @@ class _Reader:
             raise self.error(node, key, refused)
         return options
 
-    def number(self, node: Any, key: str, limits: Optional[Limits] = None, integer: bool = False) -> float:
+    def number(self, node: Node, key: str, limits: Optional[Limits] = None, integer: bool = False) -> float:
         """A number (finite, and within `limits`); a problem names the value as written in the file."""
         value = self._scalar(node, key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
@@ -240,13 +244,13 @@ class _Reader:
                 raise self.error(node, key, str(exc)) from None
         return float(value)
 
-    def boolean(self, node: Any, key: str) -> bool:
+    def boolean(self, node: Node, key: str) -> bool:
         value = self._scalar(node, key)
         if not isinstance(value, bool):
             raise self.error(node, key, f"expected true or false, got {value!r}")
         return value
 
-    def convert(self, node: Any, key: str, fn: Callable[[str], Any]) -> Any:
+    def convert(self, node: Node, key: str, fn: Callable[[str], T]) -> T:
         """`fn` of the value as written in the file (so that its messages quote what the user typed)."""
         self._scalar(node, key)
         try:
@@ -254,10 +258,10 @@ class _Reader:
         except (ValueError, TypeError) as exc:
             raise self.error(node, key, str(exc)) from None
 
-    def size(self, node: Any, key: str, limits: Limits) -> int:
+    def size(self, node: Node, key: str, limits: Limits) -> int:
         return int(self.convert(node, key, lambda text: parse_bytes(text, limits)))
 
-    def device(self, node: Any, key: str) -> DeviceSpec:
+    def device(self, node: Node, key: str) -> DeviceSpec:
         yaml = _import_yaml()
         if isinstance(node, yaml.ScalarNode):
             return DeviceSpec(self.device_name(node, key))
@@ -271,7 +275,7 @@ class _Reader:
         dtype = self.device_name(fields["type"][1], f"{key}.type") if "type" in fields else None
         return DeviceSpec(self.device_name(fields["device"][1], f"{key}.device"), dtype)
 
-    def device_name(self, node: Any, key: str) -> str:
+    def device_name(self, node: Node, key: str) -> str:
         from .trust import device_problem
 
         value = self.string(node, key)
@@ -280,7 +284,7 @@ class _Reader:
             raise self.error(node, key, f"{value!r} cannot be passed to smartctl: {problem}")
         return value
 
-    def thresholds(self, node: Any, current: dict[str, Threshold]) -> dict[str, Threshold]:
+    def thresholds(self, node: Node, current: dict[str, Threshold]) -> dict[str, Threshold]:
         for name, (key_node, value) in self.mapping(node, "thresholds").items():
             if name not in THRESHOLD_NAMES:
                 raise self.error(key_node, f"thresholds.{name}",
@@ -294,7 +298,7 @@ class _Reader:
             current[name] = Threshold(**values)
         return current
 
-    def rating(self, node: Any, key: str) -> Rating:
+    def rating(self, node: Node, key: str) -> Rating:
         fields = self.mapping(node, key)
         allowed = {"model", "serial", "tbw", "tbw_low", "tbw_high", "dwpd", "warranty_years", "note", "capacity",
                    "nand"}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional, Union
 
 from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
 
@@ -19,15 +19,17 @@ if TYPE_CHECKING:
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
     from ssdwear.run.reset import StartResult
 
-Doc = dict[str, Any]  # a document's keys after the envelope (JSON types)
+# What a document holds: JSON's types (read-only views, so that a list of strings is a list of Json).
+Json = Union[None, bool, int, float, str, Sequence["Json"], Mapping[str, "Json"]]
+Doc = dict[str, Json]  # a document, or its keys after the envelope
 
 
-def to_json(doc: dict[str, Any], ascii_only: bool = False) -> str:
+def to_json(doc: Doc, ascii_only: bool = False) -> str:
     """The document; with `ascii_only` every character beyond ASCII as a \\u escape (the same document)."""
     return json.dumps(doc, indent=2, ensure_ascii=ascii_only) + "\n"
 
 
-def to_yaml(doc: dict[str, Any], ascii_only: bool = False) -> str:
+def to_yaml(doc: Doc, ascii_only: bool = False) -> str:
     import yaml
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -39,25 +41,25 @@ SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_by
                  "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
 
 
-def sample_row(s: Sample) -> dict[str, Any]:
+def sample_row(s: Sample) -> Doc:
     row = {name: getattr(s, name) for name in SAMPLE_FIELDS}
     row["at"] = s.at.isoformat(timespec="seconds")
     return row
 
 
-def samples_doc(stored: StoredDrive, series: Sequence[Sample]) -> dict[str, Any]:
+def samples_doc(stored: StoredDrive, series: Sequence[Sample]) -> Doc:
     """A drive's stored samples, as the `history` document holds them."""
     d = stored.drive
     return {"drive": {"model": d.model, "serial": d.serial, "wwn": d.wwn, "interface": d.interface},
             "samples": [sample_row(s) for s in series]}
 
 
-def envelope(origin: str, generated_at: str, version: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+def envelope(origin: str, generated_at: str, version: str, payload: Mapping[str, Json]) -> Doc:
     """Every JSON/YAML document: schema, ssdwear version, time, origin, then the command's own keys."""
     return {"schema": SCHEMA_VERSION, "ssdwear": version, "generated_at": generated_at, "origin": origin, **payload}
 
 
-def _csv(fields: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
+def _csv(fields: Sequence[str], rows: Sequence[Doc]) -> str:
     import csv
     import io
 
@@ -77,7 +79,7 @@ DRIVE_LIST_FIELDS = ("serial", "model", "wwn", "interface", "last_device", "samp
                      "span_days")
 
 
-def drive_list_doc(drives: Sequence[StoredDrive]) -> list[dict[str, Any]]:
+def drive_list_doc(drives: Sequence[StoredDrive]) -> list[Doc]:
     """The drives a history holds (Store.drive_list), as the `history` document lists them."""
     def when(t: Optional[datetime]) -> Optional[str]:
         return None if t is None else t.isoformat(timespec="seconds")
@@ -135,7 +137,7 @@ def scan_doc(found: Sequence[tuple[str, Optional[str]]]) -> Doc:
 # ------------------------------------------------------------------------------------------------
 # plan
 
-def workload_dict(w: Workload) -> dict[str, Any]:
+def workload_dict(w: Workload) -> Doc:
     src = w.source
     return {
         "kind": w.kind,
@@ -155,7 +157,7 @@ def workload_dict(w: Workload) -> dict[str, Any]:
     }
 
 
-def candidate_dict(c: Candidate, target: float) -> dict[str, Any]:
+def candidate_dict(c: Candidate, target: float) -> Doc:
     from ssdwear.assess.plan import margin
 
     r = c.rating

@@ -11,12 +11,14 @@ import re
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Any, Optional, cast
+from typing import IO, TYPE_CHECKING, Optional, cast
 
 from .streams import fit as fit_stream
 
 if TYPE_CHECKING:
+    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
 GLUE = "\u00a0"  # a space no line may break at (textwrap breaks only at ASCII whitespace)
 _UNITS = r"(?:%|min|minutes?|h|hours?|d|days?|y|years?|[kMGTP]i?B|B)(?![\w])"
@@ -68,7 +70,7 @@ def tables_wanted() -> bool:
     return sys.stdout.isatty() or bool(os.environ.get("COLUMNS"))
 
 
-def console(stderr: bool = False) -> Any:
+def console(stderr: bool = False) -> Console:
     """A rich console that prints drive strings literally: no markup ('[/]' in a serial), no emoji codes; through
     streams.Stream, so that a stream that cannot encode a character gets its ASCII spelling (and ASCII boxes)."""
     from rich.console import Console
@@ -110,7 +112,7 @@ def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colum
     return t
 
 
-def labelled(label: str, text: str, columns: int, style: str = "") -> list[Any]:
+def labelled(label: str, text: str, columns: int, style: str = "") -> list[Text]:
     """`label` then `text`, wrapped at word boundaries with a hanging indent: nothing is ever cut."""
     from rich.text import Text
 
@@ -119,7 +121,7 @@ def labelled(label: str, text: str, columns: int, style: str = "") -> list[Any]:
     return [Text(line, style=style) for line in lines or [lead]]
 
 
-def paragraph(text: str, columns: int, style: str = "") -> list[Any]:
+def paragraph(text: str, columns: int, style: str = "") -> list[Text]:
     """A paragraph wrapped between words at `columns`, later lines indented by two."""
     from rich.text import Text
 

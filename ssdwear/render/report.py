@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window
 from ssdwear.model.units import (
@@ -21,6 +21,10 @@ from ssdwear.model.units import (
 from .layout import GLUE, grid, labelled, paragraph, wrap_text
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.table import Table
+    from rich.text import Text
+
     from ssdwear.assess.verdict import Verdict
 
 
@@ -125,17 +129,17 @@ def _cells(r: DriveReport) -> tuple[str, ...]:
             years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
 
 
-def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Any]:
+def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Table]:
     """The report's table, or None when it does not fit in `columns` (see _grid)."""
     return grid(_COLUMNS, [_cells(r) for r in reports], columns)
 
 
-def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
+def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
     """One block per drive, one figure a line, plain text that wraps (never cuts) at any width: for narrow
     terminals and for cron mail."""
     from rich.text import Text
 
-    out: list[Any] = []
+    out: list[Text] = []
     for r in reports:
         p = r.projection
         head = wrap_text(f"{r.where}  {_identity(r)}  ({_kind(r)})", columns, later="  ")
@@ -155,7 +159,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Any]:
 
 
 def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[RaidVolume] = (),
-                tables: bool = True) -> Any:
+                tables: bool = True) -> RenderableType:
     """The report for people: the table when it fits in `columns`, else one block per drive; the lines about
     each drive; RAID volumes and the drives that could not be read, each in a section of their own."""
     from rich.console import Group
@@ -163,7 +167,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
 
     readable = [r for r in reports if not r.error]
     failed = [r for r in reports if r.error]
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     if readable:
         table = _table(readable, columns) if tables else None
         if table is not None:

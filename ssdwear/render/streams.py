@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 import sys
-from typing import Any, TextIO
+from typing import TextIO
 
 # What ssdwear itself prints beyond ASCII, and the usual typographic characters of drive strings and notes.
 ASCII_SPELLINGS = {
@@ -35,7 +35,7 @@ def _spell(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_HANDLER, _spell)
 
 
-def _encoding(stream: Any) -> str:
+def _encoding(stream: object) -> str:
     name = getattr(stream, "encoding", None) or "utf-8"
     try:
         return codecs.lookup(name).name
@@ -43,7 +43,7 @@ def _encoding(stream: Any) -> str:
         return "ascii"
 
 
-def fit(text: str, stream: Any) -> str:
+def fit(text: str, stream: object) -> str:
     """`text` as `stream` can encode it (unchanged when it can)."""
     encoding = _encoding(stream)
     try:

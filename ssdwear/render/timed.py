@@ -5,20 +5,28 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ssdwear.model.records import drive_label
 from ssdwear.model.units import human_minutes
 
 from .layout import console, labelled
 
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.progress import TaskID
 
-def start_view(results: Sequence[Any], columns: int) -> Any:
+    from ssdwear.assess.status import StatusRow
+    from ssdwear.run.measure import Poll
+    from ssdwear.run.reset import StartResult
+
+
+def start_view(results: Sequence[StartResult], columns: int) -> RenderableType:
     """What start did to each drive, one block each (drive strings printed literally)."""
     from rich.console import Group
     from rich.text import Text
 
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     for r in results:
         who = drive_label(r.model, r.serial)
         style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
@@ -27,11 +35,11 @@ def start_view(results: Sequence[Any], columns: int) -> Any:
     return Group(*parts)
 
 
-def status_view(rows: Sequence[Any], columns: int) -> Any:
+def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
     from rich.console import Group
     from rich.text import Text
 
-    parts: list[Any] = []
+    parts: list[RenderableType] = []
     for row in rows:
         who = drive_label(row.model, row.serial)
         if row.error:
@@ -61,9 +69,9 @@ class _Progress:
         self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
                             TextColumn("{task.fields[state]}", markup=False), console=console(stderr=True),
                             disable=not enabled, transient=False)
-        self.tasks: dict[str, Any] = {}
+        self.tasks: dict[str, TaskID] = {}
 
-    def show(self, poll: Any, duration: float) -> None:
+    def show(self, poll: Poll, duration: float) -> None:
         from ssdwear.run.measure import wait_text
 
         for device, state in poll.states:

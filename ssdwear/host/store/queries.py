@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TypeVar
 
 from ssdwear.model.errors import SsdwearError, StoreError
 from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, StoredDrive
@@ -17,6 +17,7 @@ from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, Stored
 from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
 from .migrations import MIGRATIONS
 
+T = TypeVar("T")
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
 BUSY_TIMEOUT_MS = 30_000
 # Two samples of one drive in the same millisecond are both kept by moving the later one on a millisecond;
@@ -174,7 +175,7 @@ class Store:
 
     # -- writing -------------------------------------------------------------------------------
 
-    def _transaction(self, fn: Callable[[sqlite3.Connection], Any]) -> Any:
+    def _transaction(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         db = self.db
         try:
             db.execute("BEGIN IMMEDIATE")
