@@ -27,7 +27,6 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import series
 
@@ -89,7 +88,7 @@ class Case:
     old_width: float
     expected_steps: float
     long_inside: dict[float, bool]  # the years interval (long horizon) around the target
-    years_low: Optional[float]  # the pessimistic years bound the user sees
+    years_low: float | None  # the pessimistic years bound the user sees
 
 
 def run(drives: list[series.Drive], table: forecast.Calibration) -> list[Case]:
@@ -156,7 +155,7 @@ def summary(cases: list[Case], title: str) -> list[str]:
     return lines
 
 
-def snapshot(d: series.Drive, r: forecast.Reading) -> Optional[Snapshot]:
+def snapshot(d: series.Drive, r: forecast.Reading) -> Snapshot | None:
     """A reading as the parser would have made it from the drive's smartctl output (NVMe log / ATA devstat)."""
     used, hours = int(r.used_percent), r.power_on_hours
     if used != r.used_percent or r.host_bytes_written is None:

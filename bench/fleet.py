@@ -22,7 +22,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.smartctl.replay import fixture_name
 
@@ -61,16 +61,16 @@ class DriveState:
     power_on_hours: int
     used_percent: int
     host_bytes_written: int
-    e2h: Optional[int] = None  # Intel timed workload (never reset: counts since manufacture)
-    e3h: Optional[int] = None
-    e4h: Optional[int] = None
+    e2h: int | None = None  # Intel timed workload (never reset: counts since manufacture)
+    e3h: int | None = None
+    e4h: int | None = None
 
 
 def serial_for(index: int, base: str) -> str:
     return f"{base[:8]}BN{index:05d}"
 
 
-def clone(doc: dict[str, Any], index: int, state: Optional[DriveState] = None) -> dict[str, Any]:
+def clone(doc: dict[str, Any], index: int, state: DriveState | None = None) -> dict[str, Any]:
     """The template drive as drive number `index` of the fake machine."""
     out = copy.deepcopy(doc)
     device = device_name(index)
@@ -88,7 +88,7 @@ def clone(doc: dict[str, Any], index: int, state: Optional[DriveState] = None) -
 def _apply_state(doc: dict[str, Any], s: DriveState) -> None:
     table = {a["id"]: a for a in doc["ata_smart_attributes"]["table"]}
 
-    def set_raw(attr_id: int, raw: Optional[int], value: Optional[int] = None) -> None:
+    def set_raw(attr_id: int, raw: int | None, value: int | None = None) -> None:
         attr = table.get(attr_id)
         if attr is None or raw is None:
             return
@@ -138,7 +138,7 @@ def write_call(folder: Path, args: list[str], payload: str, rc: int = 0) -> None
     stem.with_name(stem.name + ".rc").write_text(f"{rc}\n")
 
 
-def make_machine(folder: Path, count: int, states: Optional[list[Optional[DriveState]]] = None,
+def make_machine(folder: Path, count: int, states: list[DriveState | None] | None = None,
                  pysmart: bool = False) -> list[dict[str, Any]]:
     """Write a fake machine of `count` drives into `folder`; return the drives' JSON documents."""
     folder.mkdir(parents=True, exist_ok=True)

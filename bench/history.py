@@ -23,7 +23,7 @@ import random
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from fleet import TEMPLATES, DriveState, clone, serial_for, template
 
@@ -56,8 +56,8 @@ def _drive_params(index: int, hours: int) -> dict[str, Any]:
             "reads_percent": rng.randint(20, 75), "phase": rng.uniform(0, 24), "seed": rng.getrandbits(32)}
 
 
-def _series(p: dict[str, Any], hours: int, t0_ms: int, src_id: Optional[int], intel: bool,
-            spare: Optional[int], media: Optional[int]) -> Any:
+def _series(p: dict[str, Any], hours: int, t0_ms: int, src_id: int | None, intel: bool,
+            spare: int | None, media: int | None) -> Any:
     """Rows for the samples table (without drive_id), hour 0 .. hours-1; also leaves the last state in p."""
     rng = random.Random(p["seed"])
     tbw = TBW[p["template"]]
@@ -181,13 +181,13 @@ def load_or_generate(out: Path, drives: int, years: float, log: Any = print, for
     return db_path, meta, True
 
 
-def fixture_states(meta: dict[str, Any], now: datetime, just_reset: bool = False) -> list[Optional[DriveState]]:
+def fixture_states(meta: dict[str, Any], now: datetime, just_reset: bool = False) -> list[DriveState | None]:
     """Each drive's reading at `now`: its history continued at its mean pace since the last sample.
 
     just_reset: Intel drives show a timer reset a moment ago (E2h-E4h read 65535), so that no drive has a valid
     timed-workload window and every drive's projection comes from its history (the report's worst case)."""
     elapsed_h = max(0.0, (now.timestamp() * 1000 - meta["last_sample_ms"]) / 3_600_000)
-    states: list[Optional[DriveState]] = []
+    states: list[DriveState | None] = []
     for p in meta["params"]:
         tbw = TBW[p["template"]]
         written = int(p["last_written"] + p["per_hour"] * elapsed_h)

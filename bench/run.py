@@ -28,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import fleet  # bench/ is the script's directory, first on sys.path
 import history
@@ -50,11 +50,11 @@ class Row:
     key: str
     section: str
     name: str
-    value: Optional[float]
+    value: float | None
     unit: str
-    limit: Optional[float] = None  # a target: value <= limit (value == limit when exact)
+    limit: float | None = None  # a target: value <= limit (value == limit when exact)
     exact: bool = False
-    ref: Optional[float] = None  # no target, but show value / ref as the ratio (e.g. against a target above)
+    ref: float | None = None  # no target, but show value / ref as the ratio (e.g. against a target above)
     note: str = ""
 
     @property
@@ -62,7 +62,7 @@ class Row:
         return self.limit is not None
 
     @property
-    def ok(self) -> Optional[bool]:
+    def ok(self) -> bool | None:
         if self.limit is None:
             return None
         if self.value is None:
@@ -70,7 +70,7 @@ class Row:
         return self.value == self.limit if self.exact else self.value <= self.limit
 
     @property
-    def ratio(self) -> Optional[float]:
+    def ratio(self) -> float | None:
         base = self.limit if self.limit is not None else self.ref
         if base is None or self.value is None or base == 0:
             return None
@@ -81,8 +81,8 @@ ROWS: list[Row] = []
 FACTS: dict[str, Any] = {}
 
 
-def row(key: str, section: str, name: str, value: Optional[float], unit: str, limit: Optional[float] = None,
-        exact: bool = False, ref: Optional[float] = None, note: str = "") -> Row:
+def row(key: str, section: str, name: str, value: float | None, unit: str, limit: float | None = None,
+        exact: bool = False, ref: float | None = None, note: str = "") -> Row:
     r = Row(key, section, name, value, unit, limit, exact, ref, note)
     ROWS.append(r)
     shown = fmt(value, unit)
@@ -94,11 +94,11 @@ def row(key: str, section: str, name: str, value: Optional[float], unit: str, li
     return r
 
 
-def get(key: str) -> Optional[Row]:
+def get(key: str) -> Row | None:
     return next((r for r in ROWS if r.key == key), None)
 
 
-def fmt(value: Optional[float], unit: str) -> str:
+def fmt(value: float | None, unit: str) -> str:
     if value is None:
         return "n/a"
     if unit == "s":
@@ -131,7 +131,7 @@ class Run:
     cpu: float
 
 
-def run(cmd: list[str], env: Optional[dict[str, str]] = None, cwd: Path = ROOT) -> Run:
+def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> Run:
     """One fresh process: its wall time and, through wait4, its peak RSS and CPU time."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
@@ -144,7 +144,7 @@ def run(cmd: list[str], env: Optional[dict[str, str]] = None, cwd: Path = ROOT) 
         return Run(wall, proc.returncode, out.read(), err.read(), usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
 
 
-def repeat(cmd: list[str], times: int, env: Optional[dict[str, str]] = None,
+def repeat(cmd: list[str], times: int, env: dict[str, str] | None = None,
            ok: Callable[[Run], bool] = lambda r: r.rc == 0) -> list[Run]:
     runs = []
     for _ in range(times):
@@ -180,7 +180,7 @@ def base_env(tmp: Path) -> dict[str, str]:
     return env
 
 
-def with_fake(env: dict[str, str], folder: Path, log: Optional[Path] = None, sleep: float = 0.0) -> dict[str, str]:
+def with_fake(env: dict[str, str], folder: Path, log: Path | None = None, sleep: float = 0.0) -> dict[str, str]:
     out = dict(env)
     out["FAKE_SMARTCTL_DIR"] = str(folder)
     out.pop("FAKE_SMARTCTL_LOG", None)
@@ -646,7 +646,7 @@ class Context:
     naive_device: bool
 
 
-def compile_fast_fake(dest: Path) -> Optional[Path]:
+def compile_fast_fake(dest: Path) -> Path | None:
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if not cc:
         return None

@@ -26,7 +26,6 @@ import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from ssdwear.wear.forecast import Reading
 
@@ -38,7 +37,7 @@ _WHAT = ("the same-drive series readings.csv: 18,504 drives' smartctl -x reading
          "made")
 
 
-def _f(text: str) -> Optional[float]:
+def _f(text: str) -> float | None:
     return float(text) if text not in ("", None) else None
 
 
@@ -55,7 +54,7 @@ class Drive:
         return int(self.drive_id, 16) % 2 == 0
 
 
-def csv_path(given: Optional[Path]) -> Path:
+def csv_path(given: Path | None) -> Path:
     """The series CSV: --csv PATH, else $SSDWEAR_SERIES_CSV; one line and exit 2 when neither names a file."""
     if given is None:
         named = os.environ.get(CSV_ENV)
@@ -69,7 +68,7 @@ def csv_path(given: Optional[Path]) -> Path:
     return given
 
 
-def load(path: Optional[Path] = None, stats: Optional[Counter[str]] = None) -> list[Drive]:
+def load(path: Path | None = None, stats: Counter[str] | None = None) -> list[Drive]:
     """Every drive with at least two readings left after the rules above. `stats` counts what was dropped."""
     path = csv_path(path)
     stats = stats if stats is not None else Counter()

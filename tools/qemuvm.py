@@ -63,7 +63,6 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Optional
 
 __all__ = [
     "GUEST_OUT",
@@ -266,12 +265,12 @@ class Drive:
     kind: str  # "nvme" | "sata" | "scsi"
     serial: str
     size_mib: int = 1024  # size of the sparse backing file
-    model: Optional[str] = None  # SATA only: ATA model string (QEMU's default is "QEMU HARDDISK")
-    rotation_rate: Optional[int] = None  # SATA only: 1 = non-rotating (SSD)
-    smart_critical_warning: Optional[int] = None  # NVMe only: bits of the SMART critical warning byte
+    model: str | None = None  # SATA only: ATA model string (QEMU's default is "QEMU HARDDISK")
+    rotation_rate: int | None = None  # SATA only: 1 = non-rotating (SSD)
+    smart_critical_warning: int | None = None  # NVMe only: bits of the SMART critical warning byte
 
     @classmethod
-    def nvme(cls, serial: str, *, size_mib: int = 1024, smart_critical_warning: Optional[int] = None) -> Drive:
+    def nvme(cls, serial: str, *, size_mib: int = 1024, smart_critical_warning: int | None = None) -> Drive:
         return cls("nvme", serial, size_mib, smart_critical_warning=smart_critical_warning)
 
     @classmethod
@@ -280,8 +279,8 @@ class Drive:
         serial: str,
         *,
         size_mib: int = 1024,
-        model: Optional[str] = None,
-        rotation_rate: Optional[int] = None,
+        model: str | None = None,
+        rotation_rate: int | None = None,
     ) -> Drive:
         return cls("sata", serial, size_mib, model=model, rotation_rate=rotation_rate)
 
@@ -337,7 +336,7 @@ def default_cache_dir() -> Path:
 
 
 @functools.cache
-def qemu_available() -> Optional[str]:
+def qemu_available() -> str | None:
     """None when a VM can be booted here; otherwise the reason why not.
 
     Builds (or finds in the cache) the image, since having no kernel package is one of the reasons.
@@ -410,7 +409,7 @@ def _locked(cache: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _kernel_package() -> Optional[tuple[str, str]]:
+def _kernel_package() -> tuple[str, str] | None:
     """(versioned package, version) that linux-image-amd64 depends on, or None when apt knows none."""
     try:
         deps = subprocess.run(
@@ -471,7 +470,7 @@ def _mod_name(relpath: str) -> str:
     return base.replace("-", "_")
 
 
-def _newest_cached_kernel(cache: Path) -> Optional[Path]:
+def _newest_cached_kernel(cache: Path) -> Path | None:
     cached = sorted(
         (p for p in cache.glob("kernel-*") if (p / "meta.json").exists()),
         key=lambda p: p.stat().st_mtime,
@@ -546,7 +545,7 @@ def _unpack_kernel(cache: Path, kdir: Path, name: str, version: str) -> Path:
     return kdir
 
 
-def build_image(cache_dir: Optional[Path] = None) -> Image:
+def build_image(cache_dir: Path | None = None) -> Image:
     """Build (or find in the cache) the kernel + initramfs. Raises QemuUnavailable when it cannot.
 
     ``cache_dir`` defaults to ``default_cache_dir()`` ($SSDWEAR_QEMU_CACHE or ~/.cache/ssdwear/qemu).
@@ -606,7 +605,7 @@ def _prune(cache: Path, max_age_s: float = 30 * 86400) -> None:
 
 
 def _assemble_initramfs(
-    root: Path, kdir: Path, meta: dict[str, object], busybox: Path, drivedb: Optional[Path]
+    root: Path, kdir: Path, meta: dict[str, object], busybox: Path, drivedb: Path | None
 ) -> None:
     for d in ("bin", "sbin", "usr/bin", "usr/sbin", "dev", "proc", "sys", "lower", "rw", "host", "modules"):
         (root / d).mkdir(parents=True, exist_ok=True)
@@ -737,9 +736,9 @@ def run_vm(
     guest_script: str,
     timeout_s: float = 240,
     *,
-    image: Optional[Image] = None,
-    env: Optional[Mapping[str, str]] = None,
-    workdir: Optional[Path] = None,
+    image: Image | None = None,
+    env: Mapping[str, str] | None = None,
+    workdir: Path | None = None,
     fresh_dirs: Sequence[str] = FRESH_DIRS,
     memory_mib: int = 1024,
     smp: int = 2,

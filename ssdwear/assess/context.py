@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Optional
 
 from ssdwear.drives.ratings import Rating
 from ssdwear.model.records import LastLook, ResetRecord
@@ -16,12 +15,12 @@ from ssdwear.wear.forecast import DEFAULT_LEVEL
 class Context:
     """What the caller knows beyond the snapshot. Everything optional; `now` is the injected clock."""
 
-    now: Optional[datetime] = None
-    represents_minutes: Optional[float] = None  # --represents: real time the timed window stands for
+    now: datetime | None = None
+    represents_minutes: float | None = None  # --represents: real time the timed window stands for
     ratings: Sequence[Rating] = ()
-    reset: Optional[ResetRecord] = None  # our own last reset of this drive's timer
-    last_look: Optional[LastLook] = None  # our previous reading of this drive
-    previous_serial: Optional[str] = None  # serial last seen behind the same device path
+    reset: ResetRecord | None = None  # our own last reset of this drive's timer
+    last_look: LastLook | None = None  # our previous reading of this drive
+    previous_serial: str | None = None  # serial last seen behind the same device path
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
 
 

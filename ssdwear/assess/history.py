@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.records import DriveReport, Sample
@@ -27,10 +26,10 @@ from .windowed import DriveReading, Windowed, windowed_projection
 @dataclass(frozen=True)
 class Segment:
     samples: tuple[Sample, ...]
-    cut_reason: Optional[str]  # why the samples before this segment were not used
+    cut_reason: str | None  # why the samples before this segment were not used
 
 
-def _break(prev: Sample, cur: Sample) -> Optional[str]:
+def _break(prev: Sample, cur: Sample) -> str | None:
     """Why `cur` cannot continue the series of `prev`, or None. (Called for every stored sample: the time is
     formatted only for a break.)"""
     for name, a, b in (("power-on hours", prev.power_on_hours, cur.power_on_hours),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Optional
 
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import DriveId, DriveReport
@@ -24,7 +23,7 @@ FLAG_NAMES = {"years": "years_remaining", "used": "used_percent", "spare": "spar
               "tbw": "rated_used_percent"}
 
 
-def thresholds_from(config: Mapping[str, Threshold], flags: Mapping[str, Optional[float]]) -> dict[str, Threshold]:
+def thresholds_from(config: Mapping[str, Threshold], flags: Mapping[str, float | None]) -> dict[str, Threshold]:
     """Config thresholds overridden by --warning-X/--critical-X; inconsistent pairs are a usage error."""
     out = dict(config)
     for short, name in FLAG_NAMES.items():
@@ -55,7 +54,7 @@ def _plain(text: str) -> str:
 
 
 def _range(t: Threshold, lower_is_worse: bool) -> tuple[str, str]:
-    def one(v: Optional[float]) -> str:
+    def one(v: float | None) -> str:
         if v is None:
             return ""
         return f"{v:g}:" if lower_is_worse else f"{v:g}"

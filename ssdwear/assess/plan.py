@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.drives import vendors
 from ssdwear.drives.ratings import (
@@ -48,7 +48,7 @@ class Measured:
 
     report: DriveReport
     where: str  # the device, the file(s), or 'history:DB'
-    entry: Optional[Rating] = None  # the (verified) catalogue or config entry of its model
+    entry: Rating | None = None  # the (verified) catalogue or config entry of its model
     origin: str = "files"  # as the JSON envelope's origin: 'live', 'files', 'replay:DIR', 'history:DB'
 
     @property
@@ -62,16 +62,16 @@ class Workload:
 
     kind: str  # 'rated-writes' or 'host-writes'
     bytes_per_day: float
-    low: Optional[float]
-    high: Optional[float]
+    low: float | None
+    high: float | None
     interval: str  # 'exact' (given by hand), 'resolution' (a timed window), 'calibrated', 'none'
-    interval_level: Optional[float]
+    interval_level: float | None
     basis: str  # one line: what the figure rests on
     given: bool = False
-    source: Optional[Measured] = None
-    rating_bytes: Optional[int] = None  # rated-writes: the rating of the drive that measured it
-    rating_workload: Optional[str] = None  # rated-writes: what that rating assumes (e.g. 4 KB random writes)
-    write_amplification: Optional[float] = None  # NAND / host bytes of the measuring drive, where it counts both
+    source: Measured | None = None
+    rating_bytes: int | None = None  # rated-writes: the rating of the drive that measured it
+    rating_workload: str | None = None  # rated-writes: what that rating assumes (e.g. 4 KB random writes)
+    write_amplification: float | None = None  # NAND / host bytes of the measuring drive, where it counts both
 
 
 @dataclass(frozen=True)
@@ -80,13 +80,13 @@ class SpareResult:
 
     percent: float
     method: str  # 'published', 'model', 'published+model', 'not modelled'
-    gain: Optional[float]  # factor on the rated bytes (or the measured life) against the full capacity
-    alpha: Optional[float] = None  # NAND available to data and garbage collection / user capacity, before
-    alpha_spare: Optional[float] = None  # the same with the spare left unused
-    published_bytes: Optional[int] = None  # a published spare-area rating that applied
-    model_bytes: Optional[float] = None  # what the model gives from the full-capacity rating
-    model_error: Optional[float] = None  # (model - published) / published, where both exist
-    assumption: Optional[str] = None  # how the NAND was found when it is not published for this drive
+    gain: float | None  # factor on the rated bytes (or the measured life) against the full capacity
+    alpha: float | None = None  # NAND available to data and garbage collection / user capacity, before
+    alpha_spare: float | None = None  # the same with the spare left unused
+    published_bytes: int | None = None  # a published spare-area rating that applied
+    model_bytes: float | None = None  # what the model gives from the full-capacity rating
+    model_error: float | None = None  # (model - published) / published, where both exist
+    assumption: str | None = None  # how the NAND was found when it is not published for this drive
     note: str = ""
 
 
@@ -94,17 +94,17 @@ class SpareResult:
 class Candidate:
     name: str
     kind: str  # 'catalogue', 'config' or 'measured'
-    rating: Optional[Rating] = None
-    measured: Optional[Measured] = None
-    variant: Optional[str] = None  # a published spare-area rating listed as its own candidate
-    rated_bytes: Optional[float] = None  # what the years rest on (after the spare area)
-    rated_range: Optional[tuple[float, float]] = None  # the same for a range rating (its low and high ends)
+    rating: Rating | None = None
+    measured: Measured | None = None
+    variant: str | None = None  # a published spare-area rating listed as its own candidate
+    rated_bytes: float | None = None  # what the years rest on (after the spare area)
+    rated_range: tuple[float, float] | None = None  # the same for a range rating (its low and high ends)
     rating_text: str = ""
-    years: Optional[float] = None
-    years_low: Optional[float] = None
-    years_high: Optional[float] = None
+    years: float | None = None
+    years_low: float | None = None
+    years_high: float | None = None
     fit: str = "unknown"
-    spare: Optional[SpareResult] = None
+    spare: SpareResult | None = None
     notes: tuple[str, ...] = ()
 
     def search_fields(self) -> tuple[str, ...]:
@@ -126,7 +126,7 @@ class Candidate:
 class PlanResult:
     workload: Workload
     target_years: float
-    spare_percent: Optional[float]
+    spare_percent: float | None
     candidates: tuple[Candidate, ...]
     notes: tuple[str, ...] = ()
 
@@ -136,7 +136,7 @@ class PlanResult:
 
 
 def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequence[Rating] = ()
-              ) -> Optional[Rating]:
+              ) -> Rating | None:
     """The entry describing a measured drive's model: a config entry whose pattern matches it, else a verified
     catalogue entry (rated or not) that would attach to it."""
     model = report.model or ""
@@ -191,14 +191,14 @@ def given_workload(bytes_per_day: float, words: str) -> Workload:
                     f"given: {words} of host writes (exact: no interval)", given=True)
 
 
-def _relative_interval(p: Optional[Projection]) -> tuple[Optional[float], Optional[float]]:
+def _relative_interval(p: Projection | None) -> tuple[float | None, float | None]:
     """The projection's interval as factors on its central rate (None when it has none or no central rate)."""
     if p is None or not p.percent_per_year or p.percent_per_year_low is None or p.percent_per_year_high is None:
         return None, None
     return p.percent_per_year_low / p.percent_per_year, p.percent_per_year_high / p.percent_per_year
 
 
-def rated_workload(m: Measured) -> Optional[Workload]:
+def rated_workload(m: Measured) -> Workload | None:
     """Wear rate x the drive's rating: bytes of the rating's workload a day that wear the drive as fast."""
     r, p = m.report, m.report.projection
     rated = r.writes.rated_bytes
@@ -206,7 +206,7 @@ def rated_workload(m: Measured) -> Optional[Workload]:
         return None
     per_day = rated * p.percent_per_year / 100 / DAYS_PER_YEAR
 
-    def scaled(rate: Optional[float]) -> Optional[float]:
+    def scaled(rate: float | None) -> float | None:
         return None if rate is None else rated * rate / 100 / DAYS_PER_YEAR
 
     interval = "resolution" if p.interval_level is None else "calibrated"
@@ -219,7 +219,7 @@ def rated_workload(m: Measured) -> Optional[Workload]:
                     write_amplification=r.writes.write_amplification)
 
 
-def host_workload(m: Measured) -> Optional[Workload]:
+def host_workload(m: Measured) -> Workload | None:
     """Host bytes a day: fitted over the stored history, else the lifetime average over power-on time."""
     r = m.report
     if r.writes.host_bytes_per_day is not None and r.writes.host_bytes_per_day > 0:
@@ -246,7 +246,7 @@ def host_workload(m: Measured) -> Optional[Workload]:
                     write_amplification=wa)
 
 
-def measured_workload(drives: Sequence[Measured]) -> Optional[Workload]:
+def measured_workload(drives: Sequence[Measured]) -> Workload | None:
     """The workload of the measured drives: the first that has a rating and a wear rate gives rated writes (the
     currency ratings are written in); else the first with host write counters gives host writes."""
     for m in drives:
@@ -265,7 +265,7 @@ def measured_workload(drives: Sequence[Measured]) -> Optional[Workload]:
 # Spare area
 
 
-def nand_alpha(entry: Optional[Rating], family: Sequence[Rating]) -> tuple[Optional[float], Optional[str]]:
+def nand_alpha(entry: Rating | None, family: Sequence[Rating]) -> tuple[float | None, str | None]:
     """alpha of a drive (NAND for data and garbage collection / user capacity) and, when its NAND is not
     published, the assumption made: the same proportion as the nearest capacity of its family whose NAND is."""
     if entry is None or not entry.nominal_capacity_bytes:
@@ -290,7 +290,7 @@ def nand_alpha(entry: Optional[Rating], family: Sequence[Rating]) -> tuple[Optio
                             f"{held})")
 
 
-def spare_result(entry: Optional[Rating], family: Sequence[Rating], percent: float) -> SpareResult:
+def spare_result(entry: Rating | None, family: Sequence[Rating], percent: float) -> SpareResult:
     """What leaving `percent` of the user capacity unused does to a drive's endurance, as a factor (`gain`) on its
     full-capacity rating or on its measured life.
 
@@ -340,11 +340,11 @@ def spare_result(entry: Optional[Rating], family: Sequence[Rating], percent: flo
 # Candidates
 
 
-def _years(rated: Optional[float], w: Workload) -> tuple[Optional[float], Optional[float], Optional[float]]:
+def _years(rated: float | None, w: Workload) -> tuple[float | None, float | None, float | None]:
     if rated is None:
         return None, None, None
 
-    def at(per_day: Optional[float]) -> Optional[float]:
+    def at(per_day: float | None) -> float | None:
         return None if per_day is None or per_day <= 0 else rated / per_day / DAYS_PER_YEAR
 
     central = at(w.bytes_per_day)
@@ -353,7 +353,7 @@ def _years(rated: Optional[float], w: Workload) -> tuple[Optional[float], Option
     return central, low, high
 
 
-def fit_of(years: Optional[float], low: Optional[float], high: Optional[float], target: float) -> str:
+def fit_of(years: float | None, low: float | None, high: float | None, target: float) -> str:
     """'meets' when even the pessimistic bound reaches the target, 'fails' when even the optimistic one does not,
     'uncertain' between, 'unknown' without a figure."""
     if years is None and low is None:
@@ -365,7 +365,7 @@ def fit_of(years: Optional[float], low: Optional[float], high: Optional[float], 
     return "uncertain"
 
 
-def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare: Optional[float],
+def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare: float | None,
                      family: Sequence[Rating], variant: bool = False) -> Candidate:
     """A catalogue or config entry at this workload. A range rating (the SSD 320's 5-60 TB) gives years over the
     whole range: its low end at the workload's high end to its high end at the workload's low end, no central."""
@@ -376,7 +376,7 @@ def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare
     if variant:
         assert entry.spare_area_bytes is not None
         name = f"{name}, {entry.spare_area_wording or f'{entry.spare_area_percent:g} % spare area'}"
-        rated: Optional[float] = float(entry.spare_area_bytes)
+        rated: float | None = float(entry.spare_area_bytes)
         text = f"{bytes_text(entry.spare_area_bytes)} (published)"
     elif spare is not None and (full is not None or span is not None):
         result = spare_result(entry, family, spare)
@@ -409,7 +409,7 @@ def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare
                      fit=fit_of(years, low, high, target), spare=result, notes=tuple(n for n in notes if n))
 
 
-def _measured_candidate(m: Measured, target: float, spare: Optional[float], family: Sequence[Rating]) -> Candidate:
+def _measured_candidate(m: Measured, target: float, spare: float | None, family: Sequence[Rating]) -> Candidate:
     p = m.report.projection
     notes: list[str] = []
     if p is None or (p.years_new_drive is None and p.years_new_drive_low is None):
@@ -424,7 +424,7 @@ def _measured_candidate(m: Measured, target: float, spare: Optional[float], fami
         if result.assumption:
             notes.append(result.assumption)
 
-    def scaled(y: Optional[float]) -> Optional[float]:
+    def scaled(y: float | None) -> float | None:
         return None if y is None else y * factor
 
     years, low, high = scaled(p.years_new_drive), scaled(p.years_new_drive_low), scaled(p.years_new_drive_high)
@@ -438,7 +438,7 @@ def _measured_candidate(m: Measured, target: float, spare: Optional[float], fami
 
 def plan(workload: Workload, measured: Sequence[Measured], catalogue: Sequence[Rating],
          configured: Sequence[Rating] = (), patterns: Sequence[str] = (), target_years: float = 5.0,
-         spare_percent: Optional[float] = None) -> PlanResult:
+         spare_percent: float | None = None) -> PlanResult:
     """Every candidate at this workload, sorted by fit. `patterns` (regular expressions, case-insensitive) narrow
     the candidates; a pattern that matches none is a ValueError."""
     family = [*configured, *catalogue]
@@ -476,7 +476,7 @@ def _order(c: Candidate) -> tuple[Any, ...]:
             (r.vendor or "", r.family or "", r.nominal_capacity_bytes or 0) if r else ("", "", 0), c.name)
 
 
-def margin(c: Candidate, target: float) -> tuple[Optional[float], Optional[float]]:
+def margin(c: Candidate, target: float) -> tuple[float | None, float | None]:
     """(central, pessimistic) years beyond the target; negative when short of it."""
     return (None if c.years is None else c.years - target, None if c.years_low is None else c.years_low - target)
 
@@ -487,7 +487,7 @@ def _bytes(count: float) -> str:
     return human_bytes(count)
 
 
-def _rating(count: Optional[float]) -> str:
+def _rating(count: float | None) -> str:
     return "-" if count is None else bytes_text(count)
 
 

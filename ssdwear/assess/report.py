@@ -9,7 +9,6 @@ Decisions made here:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Optional
 
 from ssdwear.drives import counters, vendors
 from ssdwear.drives.ratings import Rating, find_rating
@@ -45,7 +44,7 @@ def drive_kind(snap: Snapshot) -> DriveKind:
     return "unknown"
 
 
-def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
+def choose_used(readings: Sequence[UsedReading]) -> tuple[UsedReading | None, list[str]]:
     """The most trustworthy reading, and a warning for each other reading that disagrees with it."""
     if not readings:
         return None, []
@@ -60,7 +59,7 @@ def choose_used(readings: Sequence[UsedReading]) -> tuple[Optional[UsedReading],
     return chosen, warnings
 
 
-def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
+def _raw(snap: Snapshot, attr_id: int) -> int | None:
     attr = snap.attr(attr_id)
     return None if attr is None else attr.raw
 
@@ -69,10 +68,10 @@ def _raw(snap: Snapshot, attr_id: int) -> Optional[int]:
 # Writes and health
 
 
-def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: Optional[list[str]] = None) -> Writes:
+def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: list[str] | None = None) -> Writes:
     """Host/NAND bytes and the rating; a counter that cannot be true is dropped and named in `problems`."""
     sources: dict[str, str] = {}
-    counts: dict[str, Optional[counters.ByteCount]] = {}
+    counts: dict[str, counters.ByteCount | None] = {}
     if snap.interface == "nvme" and snap.nvme is not None:
         for name, units, label in (("host_bytes_written", snap.nvme.data_units_written, "Data Units Written"),
                                    ("host_bytes_read", snap.nvme.data_units_read, "Data Units Read")):
@@ -160,7 +159,7 @@ def health_warnings(h: Health) -> list[str]:
 # The report
 
 
-def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> Optional[str]:
+def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> str | None:
     """Why one reading of a wear indicator gives no lifetime projection (None when it gives one)."""
     hours = snap.power_on_hours
     if used.at_least:
@@ -176,8 +175,8 @@ def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> Optional[str]:
     return forecast.too_early([Reading(hours, used.percent)])
 
 
-def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: Optional[int], level: float
-                        ) -> Optional[Projection]:
+def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: int | None, level: float
+                        ) -> Projection | None:
     """From one reading: the lifetime average with its calibrated interval (forecast.py)."""
     hours = snap.power_on_hours
     if hours is None or no_lifetime_projection(used, snap) is not None:
@@ -187,7 +186,7 @@ def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: O
                                     f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
 
 
-def timed_projection(timed: TimedResult, used: Optional[UsedReading], snap: Snapshot, ctx: Context) -> Projection:
+def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapshot, ctx: Context) -> Projection:
     """The Intel timed window: its counter-resolution range (and, for a long window, the calibrated range of how
     far a drive's future rate strays from its past one), and the trend against the lifetime average."""
     window = timed.window
@@ -216,7 +215,7 @@ def timed_projection(timed: TimedResult, used: Optional[UsedReading], snap: Snap
                         level, rates, found, wear_class)
 
 
-def sharpen(chosen: Optional[UsedReading], e2h: Optional[UsedReading]) -> tuple[Optional[UsedReading], list[str]]:
+def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedReading | None, list[str]]:
     """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
     whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
     if chosen is None or e2h is None or chosen.at_least:
@@ -303,7 +302,7 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
     return warnings
 
 
-def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReading],
+def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
                     readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
     if snap.smart_available is False:
@@ -321,8 +320,8 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: Optional[UsedReadin
     return []
 
 
-def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], snap: Snapshot, ctx: Context,
-                host_bytes_written: Optional[int]) -> Optional[Projection]:
+def _projection(timed: TimedResult | None, chosen: UsedReading | None, snap: Snapshot, ctx: Context,
+                host_bytes_written: int | None) -> Projection | None:
     """The timed window's projection when it measured one since a reset, else the lifetime average's."""
     window = timed.window if timed is not None else None
     since_reset = timed is not None and timed.lifetime is None  # a never-reset timer is the lifetime, not a window
@@ -334,12 +333,12 @@ def _projection(timed: Optional[TimedResult], chosen: Optional[UsedReading], sna
     return None
 
 
-def failed(device: str, message: str, device_type: Optional[str] = None) -> DriveReport:
+def failed(device: str, message: str, device_type: str | None = None) -> DriveReport:
     """The report of a drive that could not be read (with the -d type it was tried with)."""
     return DriveReport(device=device, device_type=device_type, error=message)
 
 
-def judged_window(snap: Snapshot, ctx: Context) -> Optional[Window]:
+def judged_window(snap: Snapshot, ctx: Context) -> Window | None:
     """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
     `status` and `measure` read validity from here, so the three never disagree."""
     return assess(snap, ctx).window

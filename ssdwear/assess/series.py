@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import UsageError
@@ -61,7 +60,7 @@ def _same_drive_check(readings: Sequence[SavedReading]) -> None:
 _HOST_COUNTERS = ("host_bytes_written", "host_bytes_read")
 
 
-def _counters(r: SavedReading) -> dict[str, Optional[float]]:
+def _counters(r: SavedReading) -> dict[str, float | None]:
     """Counters that never decrease on one drive (None where unknown)."""
     s, w = r.snap, r.report.writes
     nvme = s.nvme
@@ -136,7 +135,7 @@ def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
 
 
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
-                ) -> Optional[DriveReport]:
+                ) -> DriveReport | None:
     """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
     if same_drive or len(chain) != 1 or DriveId.of(chain[0].snap).key:
         return None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
@@ -19,18 +18,18 @@ from .report import judged_window
 @dataclass(frozen=True)
 class StatusRow:
     device: str
-    device_type: Optional[str] = None  # the -d type it was read with
-    model: Optional[str] = None
-    serial: Optional[str] = None
+    device_type: str | None = None  # the -d type it was read with
+    model: str | None = None
+    serial: str | None = None
     timed: bool = False  # the drive carries Intel's timed-workload attributes
     counting: bool = False  # E4h has left 65535 and counts minutes
-    e4h_minutes: Optional[int] = None
-    reset_at: Optional[datetime] = None  # ssdwear's own last reset of this drive
-    since_reset_minutes: Optional[float] = None
-    valid: Optional[bool] = None  # None: no timed workload on this drive
+    e4h_minutes: int | None = None
+    reset_at: datetime | None = None  # ssdwear's own last reset of this drive
+    since_reset_minutes: float | None = None
+    valid: bool | None = None  # None: no timed workload on this drive
     pending: bool = False  # not valid *yet* (it becomes valid as power-on minutes pass); else refused for good
-    reason: Optional[str] = None
-    error: Optional[str] = None  # the drive could not be read
+    reason: str | None = None
+    error: str | None = None  # the drive could not be read
 
     @property
     def where(self) -> str:

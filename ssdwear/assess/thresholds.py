@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 
 @dataclass(frozen=True)
 class Threshold:
-    warning: Optional[float] = None
-    critical: Optional[float] = None
+    warning: float | None = None
+    critical: float | None = None
 
 
 # For years/spare, lower is worse; for percentages used, higher is worse.

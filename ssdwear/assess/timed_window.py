@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Optional
 
 from ssdwear.drives import vendors
 from ssdwear.drives.vendors import TRUST_DERIVED, UsedReading
@@ -21,13 +20,13 @@ VALID_AFTER_MINUTES = 60  # the timed-workload attributes hold 65535 until 60 po
 @dataclass(frozen=True)
 class TimedResult:
     window: Window
-    lifetime: Optional[UsedReading]  # E2h as a lifetime indicator when the timer was never reset
+    lifetime: UsedReading | None  # E2h as a lifetime indicator when the timer was never reset
     warnings: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
     ours: bool = False  # the window began with a reset ssdwear recorded (and the drive took)
 
 
-def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> Optional[TimedResult]:
+def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> TimedResult | None:
     """Read E2h/E3h/E4h on an Intel SSD that carries them (SATA attributes 226-228, or the NVMe vendor log
     0xCA entries, under the same rules); None for every other drive.
 
@@ -43,11 +42,11 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     warnings: list[str] = []
     notes: list[str] = []
 
-    def pending(reason: str, valid_in: Optional[float]) -> TimedResult:
+    def pending(reason: str, valid_in: float | None) -> TimedResult:
         return TimedResult(Window(kind="timed-workload", valid=False, reason=reason, valid_in_minutes=valid_in,
                                   pending=True), None, tuple(warnings), tuple(notes))
 
-    def untrusted(reason: str, lifetime: Optional[UsedReading] = None) -> TimedResult:
+    def untrusted(reason: str, lifetime: UsedReading | None = None) -> TimedResult:
         return TimedResult(Window(kind="timed-workload", valid=False, reason=f"timer not trustworthy: {reason}",
                                   minutes=float(e4), wear_steps=e2), lifetime, tuple(warnings), tuple(notes))
 
@@ -87,7 +86,7 @@ def timed_window(snap: Snapshot, used: Optional[UsedReading], ctx: Context) -> O
     return TimedResult(window, lifetime, tuple(warnings), tuple(notes), ours)
 
 
-def _never_reset(e2: int, e4: int, poh_minutes: Optional[float]) -> Optional[UsedReading]:
+def _never_reset(e2: int, e4: int, poh_minutes: float | None) -> UsedReading | None:
     """E2h as the lifetime wear indicator when E4h is the drive's whole power-on time (a timer never reset)."""
     if poh_minutes is None or abs(e4 - poh_minutes) > vendors.never_reset_slack(poh_minutes):
         return None
@@ -102,7 +101,7 @@ def _never_reset(e2: int, e4: int, poh_minutes: Optional[float]) -> Optional[Use
 REPRESENTS_SLACK = 0.01
 
 
-def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[Optional[float], list[str]]:
+def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[float | None, list[str]]:
     """The real time the window stands for (--represents, or the config's `represents`), and what to say when it
     is not applied: never to the drive's whole life, never to a window longer than the time it would stand for
     (a window left to run on after a measure, a reset long ago, or one ssdwear did not make)."""
@@ -121,8 +120,8 @@ def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[Optional[float
     return given, []
 
 
-def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[float],
-                        used: Optional[UsedReading]) -> Optional[str]:
+def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: float | None,
+                        used: UsedReading | None) -> str | None:
     """Why these E2h/E4h cannot be a measurement (None when they can)."""
     if vendors.impossible_timed(snap, e2, e4):
         return (f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
@@ -137,8 +136,8 @@ def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: Optional[
     return None
 
 
-def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optional[UsedReading],
-                   warnings: list[str]) -> Optional[str]:
+def _counter_stuck(e2: int, e4: int, poh_minutes: float | None, used: UsedReading | None,
+                   warnings: list[str]) -> str | None:
     """E2h still 0 over a window in which the drive's own lifetime average would have moved it a whole percent
     (1,024 steps): a worn drive whose wear counter does not move (real DC S3500s at 100-237 % whose E2h stayed 0
     for 9,000 power-on hours while their Device Statistics went on counting) is no measurement of 'no wear'. The
@@ -155,7 +154,7 @@ def _counter_stuck(e2: int, e4: int, poh_minutes: Optional[float], used: Optiona
             f"{expected:,.0f} steps: the wear counter does not move")
 
 
-def _reset_ignored(ctx: Context, e4: int) -> Optional[str]:
+def _reset_ignored(ctx: Context, e4: int) -> str | None:
     """Why ssdwear's own last reset did not take (the drive accepted the command but E4h counts on from before
     it), or None."""
     if ctx.reset is None or ctx.now is None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final, Literal, Optional
+from typing import Final, Literal
 
 from ssdwear.model.records import DriveReport
 from ssdwear.model.units import human_years, percent_text
@@ -43,7 +43,7 @@ def _lower_is_worse(value: float, t: Threshold) -> Level:
     return KEEP
 
 
-def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) -> Verdict:
+def judge(r: DriveReport, thresholds: Mapping[str, Threshold] | None = None) -> Verdict:
     """Every finding with its level; the verdict is the worst of them. A device that gives no SMART data at all
     cannot be judged (UNKNOWN), never KEEP."""
     if r.smart_available is False:
@@ -52,7 +52,7 @@ def judge(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]] = None) 
     return _findings(r, thresholds)
 
 
-def _findings(r: DriveReport, thresholds: Optional[Mapping[str, Threshold]]) -> Verdict:
+def _findings(r: DriveReport, thresholds: Mapping[str, Threshold] | None) -> Verdict:
     t = {**DEFAULT_THRESHOLDS, **(thresholds or {})}
     findings: list[tuple[Level, str]] = []
     facts: list[str] = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Literal, Optional
+from typing import Literal
 
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Projection, Window
@@ -36,15 +36,15 @@ SECTOR_BYTES = 512
 class DriveReading:
     """One reading of one drive, from any source: what a windowed projection needs of it."""
 
-    power_on_hours: Optional[float]  # None when unknown or not plausible: such a reading gives no rate
-    used_percent: Optional[float]
-    used_source: Optional[str]  # the wear indicator read (vendors' source names)
+    power_on_hours: float | None  # None when unknown or not plausible: such a reading gives no rate
+    used_percent: float | None
+    used_source: str | None  # the wear indicator read (vendors' source names)
     used_at_least: bool = False  # a saturated indicator: the true wear is this or more
-    fine_percent: Optional[float] = None  # a finer counter of lifetime wear (vendors.lifetime_e2h_percent)
-    host_bytes_written: Optional[float] = None
-    nand_bytes_written: Optional[float] = None
-    at: Optional[datetime] = None  # the wall-clock time of the reading, where known
-    name: Optional[str] = None  # what the reading is called (a saved output's file name)
+    fine_percent: float | None = None  # a finer counter of lifetime wear (vendors.lifetime_e2h_percent)
+    host_bytes_written: float | None = None
+    nand_bytes_written: float | None = None
+    at: datetime | None = None  # the wall-clock time of the reading, where known
+    name: str | None = None  # what the reading is called (a saved output's file name)
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,12 @@ class Windowed:
     """What the readings add to the newest report: a window (valid, or for `readings` why there is none), its
     projection, notes and the trend's warning, the readings it rests on (0: the report's own), host writes a day."""
 
-    window: Optional[Window] = None
-    projection: Optional[Projection] = None
+    window: Window | None = None
+    projection: Projection | None = None
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     readings: int = 0
-    host_bytes_per_day: Optional[float] = None
+    host_bytes_per_day: float | None = None
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,7 @@ class _Counter:
     rated: bool = False  # host bytes written against the rating
 
 
-def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> Optional[_Counter]:
+def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter | None:
     """The counter the rate comes from: the indicator now (or its finer counter), else writes against the rating."""
     source = None if latest.used_at_least else latest.used_source
     rated = latest.writes.rated_bytes
@@ -95,7 +95,7 @@ def _hours(a: datetime, b: datetime) -> float:
     return (b - a).total_seconds() / 3600
 
 
-def host_bytes_per_day(readings: Sequence[DriveReading]) -> Optional[float]:
+def host_bytes_per_day(readings: Sequence[DriveReading]) -> float | None:
     """Host bytes written a wall-clock day from the first reading to the last, when both are dated and they span
     what a wear rate needs, in power-on hours and on the wall clock alike (samples seconds apart made petabytes a
     day)."""
@@ -111,7 +111,7 @@ def host_bytes_per_day(readings: Sequence[DriveReading]) -> Optional[float]:
     return (last.host_bytes_written - first.host_bytes_written) / wall * 24
 
 
-def _write_amplification(readings: Sequence[DriveReading]) -> Optional[float]:
+def _write_amplification(readings: Sequence[DriveReading]) -> float | None:
     first, last = readings[0], readings[-1]
     n0, n1, h0, h1 = first.nand_bytes_written, last.nand_bytes_written, first.host_bytes_written, \
         last.host_bytes_written
@@ -168,7 +168,7 @@ class _Words:
     def note(self, text: str) -> str:
         return f"history: {text}" if self.kind == "history" else text
 
-    def refused(self, why: str, per_day: Optional[float]) -> Windowed:
+    def refused(self, why: str, per_day: float | None) -> Windowed:
         if self.kind == "history":
             return Windowed(notes=(self.note(why),), host_bytes_per_day=per_day)
         window = Window(kind="readings", valid=False, reason=f"{len(self.readings)} readings ({self.names}): {why}")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
@@ -40,28 +40,28 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
 FORMATS = ("table", "json", "yaml")
-Devices = list[tuple[str, Optional[str]]]
+Devices = list[tuple[str, str | None]]
 
 
 @dataclass
 class App:
     """Options shared by every command, and the injectable clocks and sleep (tests replace them)."""
 
-    smartctl: Optional[str] = None
-    config_file: Optional[str] = None
-    db: Optional[str] = None
-    timeout: Optional[float] = None
-    workers: Optional[int] = None
-    wake: Optional[bool] = None
-    replay: Optional[str] = None
-    fallback_replay: Optional[str] = None
+    smartctl: str | None = None
+    config_file: str | None = None
+    db: str | None = None
+    timeout: float | None = None
+    workers: int | None = None
+    wake: bool | None = None
+    replay: str | None = None
+    fallback_replay: str | None = None
     no_history: bool = False
-    runner: Optional[Runner] = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
-    nvme_runner: Optional[Runner] = None  # the same for nvme-cli
+    runner: Runner | None = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
+    nvme_runner: Runner | None = None  # the same for nvme-cli
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
-    _config: Optional[Config] = None
+    _config: Config | None = None
 
     def config(self) -> Config:
         if self._config is None:
@@ -72,7 +72,7 @@ class App:
             self._config = config_mod.load(config_paths(self.config_file), required=explicit)
         return self._config
 
-    def db_path(self, cfg: Config, replaying: bool = False) -> Optional[Path]:
+    def db_path(self, cfg: Config, replaying: bool = False) -> Path | None:
         """--db, else SSDWEAR_DB, else the config's db, else the default; None with --no-history, and for
         replayed runs unless a database is named (recorded drives stay out of this machine's history)."""
         from ssdwear.host.paths import db_path
@@ -114,7 +114,7 @@ class App:
                 f"{self.fallback_replay} instead")
         return chosen
 
-    def session(self, represents: Optional[float] = None, source: Optional[Source] = None) -> Session:
+    def session(self, represents: float | None = None, source: Source | None = None) -> Session:
         """The session of one command, reading from `source` (default: --replay's recordings, else this machine)."""
         from ssdwear.run.session import Session, Source
 
@@ -194,7 +194,7 @@ class Limited(click.ParamType):  # type: ignore[type-arg,unused-ignore]
     def __init__(self, name: str, limits: Callable[[], Limits], kind: str = "number") -> None:
         self.name, self.limits, self.kind = name, limits, kind
 
-    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> float:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         from ssdwear.model import units
 
         parse = {"duration": units.parse_duration_minutes, "seconds": units.parse_seconds,
@@ -373,10 +373,10 @@ class Outcome(Protocol):
     """One drive's line in a command's result: a DriveReport or a StatusRow."""
 
     @property
-    def device(self) -> Optional[str]: ...
+    def device(self) -> str | None: ...
 
     @property
-    def error(self) -> Optional[str]: ...
+    def error(self) -> str | None: ...
 
     @property
     def where(self) -> str: ...
@@ -437,8 +437,8 @@ def device_arguments(names: Sequence[str]) -> list[str]:
 
 
 @contextmanager
-def reading(app: App, names: Sequence[str] = (), device_type: Optional[str] = None,
-            represents: Optional[float] = None, *, fallback: bool = True) -> Iterator[tuple[Session, Devices]]:
+def reading(app: App, names: Sequence[str] = (), device_type: str | None = None,
+            represents: float | None = None, *, fallback: bool = True) -> Iterator[tuple[Session, Devices]]:
     """The session of a command that reads drives and the drives it reads (those named, classified by
     device_arguments, else the config's, else the scan's), closed once at the end. Live or recorded is decided
     here, once, before the session (App.source); a command that acts on this machine's drives (`fallback` False)
@@ -455,7 +455,7 @@ def reading(app: App, names: Sequence[str] = (), device_type: Optional[str] = No
         session.close()
 
 
-def command(name: Optional[str] = None, *, cls: type[click.Command] = Command, errors: bool = True,
+def command(name: str | None = None, *, cls: type[click.Command] = Command, errors: bool = True,
             **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
     """A command of `ssdwear`: its own options (the decorators below this one), then the global options (accepted
     after its name, listed in `ssdwear --help`), the App as its first argument and, unless `errors` is False (check

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 import click
 
@@ -32,7 +31,7 @@ class Cmd:
     args: str  # 'devices', 'files', 'device-or-file' or ''
 
 
-def _short_help(text: Optional[str]) -> str:
+def _short_help(text: str | None) -> str:
     """The first sentence, quotes dropped, at most 70 characters, cut only between words."""
     first = re.split(r"\.\s+(?=[A-Z])", (text or "").strip().split("\n")[0])[0].rstrip(".")
     first = first.replace("'", "").replace('"', "")

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
 
 from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
 
@@ -26,7 +25,7 @@ _UNIT_SUFFIXES: tuple[tuple[re.Pattern[str], int, str], ...] = (
 )
 
 
-def _by_name_unit(attr: Attribute) -> Optional[tuple[int, str]]:
+def _by_name_unit(attr: Attribute) -> tuple[int, str] | None:
     for pattern, unit, label in _UNIT_SUFFIXES:
         if pattern.search(attr.name):
             return unit, label
@@ -37,7 +36,7 @@ def _sector_bytes(snap: Snapshot) -> int:
     return snap.logical_sector_size or 512
 
 
-def _counter_bytes(snap: Snapshot, counter: Counter) -> Optional[ByteCount]:
+def _counter_bytes(snap: Snapshot, counter: Counter) -> ByteCount | None:
     """What this counter says, or None when the attribute is absent or its unit cannot be known."""
     attr = snap.attr(counter.id)
     if attr is None or attr.raw is None:
@@ -59,11 +58,11 @@ def _counter_bytes(snap: Snapshot, counter: Counter) -> Optional[ByteCount]:
     return None
 
 
-def _first(snap: Snapshot, counters: Sequence[Counter]) -> Optional[ByteCount]:
+def _first(snap: Snapshot, counters: Sequence[Counter]) -> ByteCount | None:
     return next((c for c in (_counter_bytes(snap, counter) for counter in counters) if c is not None), None)
 
 
-def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> Optional[ByteCount]:
+def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> ByteCount | None:
     sectors = snap.devstat(key)
     if sectors is None:
         return None
@@ -91,7 +90,7 @@ def bytes_ceiling(snap: Snapshot) -> int:
     return int(ceiling)
 
 
-def implausible(snap: Snapshot, count: Optional[ByteCount]) -> Optional[str]:
+def implausible(snap: Snapshot, count: ByteCount | None) -> str | None:
     """Why a byte counter cannot be true (0xFFFFFFFFFFFF 'invalid' raws, counters faster than the link)."""
     if count is None:
         return None
@@ -102,7 +101,7 @@ def implausible(snap: Snapshot, count: Optional[ByteCount]) -> Optional[str]:
             f"(at most {ceiling:,} B); ignored")
 
 
-def sane_bytes(snap: Snapshot, count: Optional[ByteCount], problems: Optional[list[str]]) -> Optional[ByteCount]:
+def sane_bytes(snap: Snapshot, count: ByteCount | None, problems: list[str] | None) -> ByteCount | None:
     reason = implausible(snap, count)
     if reason is None:
         return count
@@ -111,8 +110,8 @@ def sane_bytes(snap: Snapshot, count: Optional[ByteCount], problems: Optional[li
     return None
 
 
-def _pick(snap: Snapshot, devstat: Optional[ByteCount], attribute: Optional[ByteCount],
-          problems: Optional[list[str]]) -> Optional[ByteCount]:
+def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None,
+          problems: list[str] | None) -> ByteCount | None:
     """The standard device statistic, unless the vendor attribute shows it wrapped around.
 
     Some firmwares (Crucial MX500) keep 'Logical Sectors Written' in 32 bits, so it wraps every 2 TiB of
@@ -128,15 +127,15 @@ def _pick(snap: Snapshot, devstat: Optional[ByteCount], attribute: Optional[Byte
     return devstat
 
 
-def ata_host_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
                  _first(snap, profile(snap).host_written), problems)
 
 
-def ata_host_read(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+def ata_host_read(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
                  _first(snap, profile(snap).host_read), problems)
 
 
-def ata_nand_written(snap: Snapshot, problems: Optional[list[str]] = None) -> Optional[ByteCount]:
+def ata_nand_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     return sane_bytes(snap, _first(snap, profile(snap).nand_written), problems)

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.model.records import Snapshot
 from ssdwear.model.units import span_text
@@ -61,32 +61,32 @@ class Rating:
     published spare-area rating.
     """
 
-    bytes: Optional[int]
+    bytes: int | None
     note: str
-    model: Optional[str] = None  # regular expression searched in the model string (case-insensitive)
-    serial: Optional[str] = None  # exact serial number
-    nominal_capacity_bytes: Optional[int] = None  # marketed capacity, to recognise extra spare area
-    spare_area_bytes: Optional[int] = None  # published rating with part of the user capacity left unused
-    dwpd: Optional[float] = None  # drive writes per day over the warranty
-    warranty_years: Optional[float] = None
-    spare_area_percent: Optional[float] = None  # share of the user capacity left unused for spare_area_bytes
-    spare_area_wording: Optional[str] = None  # how the source words it ('w/ +20% Spare Area')
-    vendor: Optional[str] = None
-    family: Optional[str] = None
-    nand_bytes: Optional[int] = None  # raw NAND on the board (binary units, as teardowns count it)
-    reserved_bytes: Optional[int] = None  # NAND holding parity: neither user data nor spare for garbage collection
-    interface: Optional[str] = None  # 'sata', 'nvme', 'sas'
-    drive_class: Optional[str] = None  # 'datacenter' or 'client'
-    workload: Optional[str] = None  # what the rating assumes, as far as the source says
-    source: Optional[Source] = None
+    model: str | None = None  # regular expression searched in the model string (case-insensitive)
+    serial: str | None = None  # exact serial number
+    nominal_capacity_bytes: int | None = None  # marketed capacity, to recognise extra spare area
+    spare_area_bytes: int | None = None  # published rating with part of the user capacity left unused
+    dwpd: float | None = None  # drive writes per day over the warranty
+    warranty_years: float | None = None
+    spare_area_percent: float | None = None  # share of the user capacity left unused for spare_area_bytes
+    spare_area_wording: str | None = None  # how the source words it ('w/ +20% Spare Area')
+    vendor: str | None = None
+    family: str | None = None
+    nand_bytes: int | None = None  # raw NAND on the board (binary units, as teardowns count it)
+    reserved_bytes: int | None = None  # NAND holding parity: neither user data nor spare for garbage collection
+    interface: str | None = None  # 'sata', 'nvme', 'sas'
+    drive_class: str | None = None  # 'datacenter' or 'client'
+    workload: str | None = None  # what the rating assumes, as far as the source says
+    source: Source | None = None
     verified: bool = False  # the model pattern was checked against a real model string: it may attach to drives
-    missing: Optional[str] = None  # an entry without a rating: what was looked for and not found
+    missing: str | None = None  # an entry without a rating: what was looked for and not found
     origin: str = "config"  # 'config' or 'built-in' (the catalogue)
-    bytes_low: Optional[int] = None  # a published range, where no single figure is published (both or neither)
-    bytes_high: Optional[int] = None
-    range_scope: Optional[str] = None  # what the range covers ('the SSD 320 family, 80-600 GB')
+    bytes_low: int | None = None  # a published range, where no single figure is published (both or neither)
+    bytes_high: int | None = None
+    range_scope: str | None = None  # what the range covers ('the SSD 320 family, 80-600 GB')
 
-    def bytes_for(self, capacity_bytes: Optional[int]) -> Optional[int]:
+    def bytes_for(self, capacity_bytes: int | None) -> int | None:
         if self.bytes is not None:
             return self.bytes
         capacity = self.nominal_capacity_bytes or capacity_bytes
@@ -100,7 +100,7 @@ class Rating:
             or self.bytes_range is not None
 
     @property
-    def bytes_range(self) -> Optional[tuple[int, int]]:
+    def bytes_range(self) -> tuple[int, int] | None:
         """(low, high) of a published range rating, else None."""
         return None if self.bytes_low is None or self.bytes_high is None else (self.bytes_low, self.bytes_high)
 
@@ -126,7 +126,7 @@ class Rating:
         return "rating unknown"
 
 
-def capacity_text(count: Optional[float]) -> str:
+def capacity_text(count: float | None) -> str:
     """Nominal capacities as vendors write them: '200 GB', '1.92 TB'."""
     if not count:
         return ""
@@ -198,7 +198,7 @@ def model_matches(rating: Rating, model: str) -> bool:
     return re.search(str(rating.model), model, re.I) is not None
 
 
-def capacity_fits(rating: Rating, capacity_bytes: Optional[int]) -> bool:
+def capacity_fits(rating: Rating, capacity_bytes: int | None) -> bool:
     """A drive is not larger than its model's nominal capacity (the pattern would be wrong); smaller is fine
     (part of it may be left unused, or hidden by a host protected area)."""
     if not capacity_bytes or not rating.nominal_capacity_bytes:
@@ -212,7 +212,7 @@ def attaches(rating: Rating, snap: Snapshot) -> bool:
     return rating.verified and capacity_fits(rating, snap.capacity_bytes) and model_matches(rating, snap.model or "")
 
 
-def find_rating(snap: Snapshot, configured: Sequence[Rating] = ()) -> Optional[AppliedRating]:
+def find_rating(snap: Snapshot, configured: Sequence[Rating] = ()) -> AppliedRating | None:
     """The rating for this drive: a configured serial first, then configured models, then the catalogue."""
     model = snap.model or ""
     by_serial = [(r, f"serial {r.serial}") for r in configured if r.serial and r.serial == snap.serial]
@@ -281,7 +281,7 @@ def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Ratin
             raise CatalogueError(f"ratings catalogue entry {index}: '{key}' missing or not a {kind.__name__}")
         return value
 
-    def number(key: str) -> Optional[float]:
+    def number(key: str) -> float | None:
         value = e.get(key)
         if value is None:
             return None
@@ -322,7 +322,7 @@ def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Ratin
     return replace(rating, note=_note(rating))
 
 
-def _range(e: dict[str, Any], index: int) -> tuple[Optional[int], Optional[int], Optional[str]]:
+def _range(e: dict[str, Any], index: int) -> tuple[int | None, int | None, str | None]:
     """An entry's tbw_bytes_range {low, high, scope}: (low, high, scope), or Nones when it has none."""
     if "tbw_bytes_range" not in e:
         return None, None, None

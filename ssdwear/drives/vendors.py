@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from ssdwear.model.records import DEVSTAT_PERCENT_USED, E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
 
@@ -90,7 +90,7 @@ _RAID_VOLUME = re.compile(
     r"(ATA\s+)?DELLBOSS VD)", re.I)
 
 
-def raid_volume(snap: Snapshot) -> Optional[str]:
+def raid_volume(snap: Snapshot) -> str | None:
     """The controller's name when this 'drive' is a RAID controller's logical volume, else None."""
     if snap.interface in ("scsi", "unknown") and snap.model and _RAID_VOLUME.match(snap.model.strip()):
         return snap.model.strip()
@@ -148,11 +148,11 @@ class Counter:
     `lba_names` (or whatever the name, with `sectors_as`: the label to print)."""
 
     id: int
-    unit: Optional[int] = None
+    unit: int | None = None
     unit_label: str = ""
     lba_names: tuple[str, ...] = ()
-    sectors_as: Optional[str] = None
-    name_must_match: Optional[str] = None  # a regex the name must match before its unit is believed
+    sectors_as: str | None = None
+    name_must_match: str | None = None  # a regex the name must match before its unit is believed
 
 
 @dataclass(frozen=True)
@@ -165,13 +165,13 @@ class TimedWorkload:
     """
 
     ids: tuple[int, int, int] = (226, 227, 228)
-    log_page: Optional[int] = None  # NVMe: the vendor log page that carries them
+    log_page: int | None = None  # NVMe: the vendor log page that carries them
     # Families whose reset is documented; any other drive is refused (unless forced).
     reset_families: tuple[tuple[str, re.Pattern[str]], ...] = ()
     reset_families_text: str = ""
     reset_command: str = "vendor subcommand 0x40"
     # (E2h, E4h at least): a pattern of broken firmware counters, not a measurement.
-    impossible: Optional[tuple[int, int]] = None
+    impossible: tuple[int, int] | None = None
 
 
 _NAND_NAME = r"nand|flash|flsh"  # names of NAND write counters
@@ -190,10 +190,10 @@ class VendorProfile:
     host_written: tuple[Counter, ...] = _GENERIC_HOST_WRITTEN  # tried in order; the first that reads wins
     host_read: tuple[Counter, ...] = _GENERIC_HOST_READ
     nand_written: tuple[Counter, ...] = _GENERIC_NAND
-    timed: Optional[TimedWorkload] = None
+    timed: TimedWorkload | None = None
     # Device Statistics host counters kept in 32 bits of sectors (they wrap every 2 TiB): a decrease below
     # that size is not proof of another drive.
-    host_counters_wrap_at: Optional[int] = None
+    host_counters_wrap_at: int | None = None
 
 
 # Intel counts host I/O in 32 MiB units whatever name smartctl prints; 249 NAND_Writes_1GiB (320/520/53x/
@@ -290,7 +290,7 @@ def profile(snap: Snapshot) -> VendorProfile:
 # Timed workload
 
 
-def timed_log_page(snap: Snapshot) -> Optional[int]:
+def timed_log_page(snap: Snapshot) -> int | None:
     """The vendor log page to read for this drive's timed workload (one extra smartctl call), or None: only
     Intel/Solidigm data-centre NVMe drives, where the page is documented."""
     timed = profile(snap).timed
@@ -308,7 +308,7 @@ def log_entries(page: bytes) -> dict[int, int]:
     return entries
 
 
-def _timed_values(snap: Snapshot, timed: TimedWorkload) -> Optional[dict[int, Optional[int]]]:
+def _timed_values(snap: Snapshot, timed: TimedWorkload) -> dict[int, int | None] | None:
     """E2h, E3h, E4h raw values by ID, or None when the drive does not show all three."""
     if timed.log_page is not None:
         page = snap.nvme_logs.get(timed.log_page)
@@ -324,7 +324,7 @@ def _timed_values(snap: Snapshot, timed: TimedWorkload) -> Optional[dict[int, Op
     return {i: a.raw if a is not None else None for i, a in attrs.items()}
 
 
-def timer_reset_family(snap: Snapshot) -> Optional[str]:
+def timer_reset_family(snap: Snapshot) -> str | None:
     """The documented family name if the timed-workload reset is documented for this drive, else None."""
     timed = profile(snap).timed
     model = (snap.model or "").strip()
@@ -341,14 +341,14 @@ def has_timed_workload(snap: Snapshot) -> bool:
     return timed is not None and _timed_values(snap, timed) is not None
 
 
-def timed_raw(snap: Snapshot, attr_id: int) -> Optional[int]:
+def timed_raw(snap: Snapshot, attr_id: int) -> int | None:
     """Raw value of E2h/E3h/E4h (226/227/228) on a drive that carries the timed workload; None on every other."""
     timed = profile(snap).timed
     values = _timed_values(snap, timed) if timed is not None else None
     return None if values is None else values.get(attr_id)
 
 
-def timed_value(snap: Snapshot, attr_id: int) -> Optional[int]:
+def timed_value(snap: Snapshot, attr_id: int) -> int | None:
     """Raw value of 226/227/228 once the timer counts: None while it holds its sentinel (65535 for 60 power-on
     minutes after a reset) and on drives without the timed workload."""
     raw = timed_raw(snap, attr_id)
@@ -361,7 +361,7 @@ def impossible_timed(snap: Snapshot, e2: int, e4: int) -> bool:
     return bool(timed and timed.impossible and e2 == timed.impossible[0] and e4 >= timed.impossible[1])
 
 
-def reset_refusal(snap: Snapshot) -> Optional[str]:
+def reset_refusal(snap: Snapshot) -> str | None:
     """Why ssdwear must not send the timer reset to this drive; None when the reset is documented for it."""
     what = snap.model or "this drive"
     if snap.interface == "nvme":
@@ -380,7 +380,7 @@ def reset_refusal(snap: Snapshot) -> Optional[str]:
     return None
 
 
-def _nvme_reset_refusal(snap: Snapshot, what: str) -> Optional[str]:
+def _nvme_reset_refusal(snap: Snapshot, what: str) -> str | None:
     if not _nvme_timed_family(snap):
         return (f"{what} is not an Intel/Solidigm data-centre NVMe SSD; Set Features 0xD5 is vendor-specific and "
                 f"documented only for {NVME_TIMED.reset_families_text}")
@@ -401,7 +401,7 @@ def never_reset_slack(poh_minutes: float) -> float:
     return max(120.0, 0.01 * poh_minutes)
 
 
-def lifetime_e2h_percent(e2h: Optional[int], e4h: Optional[int], power_on_hours: Optional[float]) -> Optional[float]:
+def lifetime_e2h_percent(e2h: int | None, e4h: int | None, power_on_hours: float | None) -> float | None:
     """E2h in percent where its timer cannot have been reset since manufacture: E4h as long as the power-on time
     (never reset) or beyond it (a broken E4h, as on Intel 320 and 710 drives: it proves no reset). None where the
     timer was reset (E4h shorter: a window, not the lifetime), holds its sentinel, or is absent."""
@@ -415,7 +415,7 @@ def lifetime_e2h_percent(e2h: Optional[int], e4h: Optional[int], power_on_hours:
 PERCENTAGE_USED_MAX = 255
 
 
-def indicator_saturated(source: Optional[str], percent: Optional[float]) -> bool:
+def indicator_saturated(source: str | None, percent: float | None) -> bool:
     """Whether a reading of the wear indicator named `source` (a stored sample's used_source) at `percent` is
     saturated, as its live reading said: Percentage Used at 255, an attribute at its floor, 169 at 0 remaining."""
     if source is None or percent is None:
@@ -431,7 +431,7 @@ def indicator_saturated(source: Optional[str], percent: Optional[float]) -> bool
     return percent == floor if wear.wraps_past_100 else percent >= floor
 
 
-def indicator_step(source: Optional[str]) -> float:
+def indicator_step(source: str | None) -> float:
     """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
     unless the table says otherwise."""
     if source == E2H_LIFETIME_SOURCE:
@@ -462,7 +462,7 @@ def _used(wear: WearAttribute, value: int) -> float:
     return float(100 - value) if wear.divisor == 1.0 else round((100 - value) / wear.divisor, 1)
 
 
-def _wear_reading(wear: WearAttribute, attr: Attribute) -> Optional[UsedReading]:
+def _wear_reading(wear: WearAttribute, attr: Attribute) -> UsedReading | None:
     if wear.wraps_past_100 and attr.value is not None and attr.value > 100:
         if attr.raw is not None and 100 <= attr.raw <= 1000:
             return UsedReading(wear.source, float(attr.raw), False, f"attribute {attr.id} normalized {attr.value} "
@@ -503,14 +503,14 @@ SMI_169 = "Remaining_Lifetime_Perc"
 SMI_ERASE_NAMES = {167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec"}
 
 
-def _smi_169(attr: Attribute) -> Optional[UsedReading]:
+def _smi_169(attr: Attribute) -> UsedReading | None:
     if attr.raw is None or not 0 <= attr.raw <= 100:
         return None
     return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
                        f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
 
 
-def _smi_erase_counts(snap: Snapshot) -> Optional[UsedReading]:
+def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
     """Wear from the erase counters: average erase count over the rated count, as a percentage."""
     average, rated = (snap.attr(i) for i in SMI_ERASE_NAMES)
     if (average is None or rated is None or average.name != SMI_ERASE_NAMES[167]
@@ -522,7 +522,7 @@ def _smi_erase_counts(snap: Snapshot) -> Optional[UsedReading]:
                        f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
 
 
-def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> Optional[UsedReading]:
+def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> UsedReading | None:
     """169 Remaining_Lifetime_Perc when the drive's own erase counters agree with it (or it has none); where they
     contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
     remaining = _smi_169(attr169)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
 from ssdwear.drives.ratings import Rating
@@ -44,28 +44,28 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class DeviceSpec:
     device: str
-    type: Optional[str] = None
+    type: str | None = None
 
 
 @dataclass(frozen=True)
 class Config:
-    smartctl: Optional[str] = None
+    smartctl: str | None = None
     smartctl_timeout: float = DEFAULT_TIMEOUT_S
     smartctl_options: tuple[str, ...] = ()
     workers: int = DEFAULT_WORKERS
     wake: bool = False
     devices: tuple[DeviceSpec, ...] = ()
-    db: Optional[str] = None
-    textfile_dir: Optional[str] = None
+    db: str | None = None
+    textfile_dir: str | None = None
     history_window_minutes: float = 30 * 1440
-    represents_minutes: Optional[float] = None
+    represents_minutes: float | None = None
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     record: bool = False  # `report` also stores samples (as --record)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
     files: tuple[str, ...] = ()  # the files that were read
 
-    def context(self, now: datetime, represents_minutes: Optional[float] = None) -> Context:
+    def context(self, now: datetime, represents_minutes: float | None = None) -> Context:
         """What assess needs from the configuration, for readings that are not live (saved outputs)."""
         from ssdwear.assess.context import Context
 
@@ -77,7 +77,7 @@ KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wa
               "history_window", "represents", "interval_level", "record", "thresholds", "ratings")
 
 
-def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
+def load(paths: Sequence[Path], required: Path | None = None) -> Config:
     """Read and merge the config files that exist; `required` (from --config) must exist."""
     config = Config()
     for path in paths:
@@ -90,7 +90,7 @@ def load(paths: Sequence[Path], required: Optional[Path] = None) -> Config:
     return config
 
 
-def _read(path: Path) -> Optional[str]:
+def _read(path: Path) -> str | None:
     """The text of a config file, None when there is none. A config file names the smartctl that root runs and
     the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
     from .trust import open_trusted
@@ -172,7 +172,7 @@ class _Reader:
     def __init__(self, path: Path) -> None:
         self.path = path
 
-    def error(self, node: Optional[Node], key: str, problem: str) -> ConfigError:
+    def error(self, node: Node | None, key: str, problem: str) -> ConfigError:
         line = node.start_mark.line + 1 if node is not None else 0
         return ConfigError(f"{self.path}:{line}: {key}: {problem}")
 
@@ -230,7 +230,7 @@ class _Reader:
             raise self.error(node, key, refused)
         return options
 
-    def number(self, node: Node, key: str, limits: Optional[Limits] = None, integer: bool = False) -> float:
+    def number(self, node: Node, key: str, limits: Limits | None = None, integer: bool = False) -> float:
         """A number (finite, and within `limits`); a problem names the value as written in the file."""
         value = self._scalar(node, key)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):

@@ -7,7 +7,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Literal, Optional
+from typing import Literal
 
 from .platforms import facts
 
@@ -16,7 +16,7 @@ ENV_CONFIG = "SSDWEAR_CONFIG"
 ENV_SMARTCTL = "SSDWEAR_SMARTCTL"
 
 
-def default_db_path(platform: Optional[str] = None) -> Path:
+def default_db_path(platform: str | None = None) -> Path:
     """The system's history database for root (/var/lib/ssdwear/history.db; FreeBSD: /var/db/ssdwear/history.db),
     else $XDG_DATA_HOME/ssdwear/history.db."""
     from ssdwear.model.process import is_root
@@ -27,8 +27,8 @@ def default_db_path(platform: Optional[str] = None) -> Path:
     return Path(data_home) / "ssdwear" / "history.db"
 
 
-def db_path(explicit: Optional[str], configured: Optional[str], disabled: bool = False, replaying: bool = False
-            ) -> Optional[Path]:
+def db_path(explicit: str | None, configured: str | None, disabled: bool = False, replaying: bool = False
+            ) -> Path | None:
     """The history database: --db, else SSDWEAR_DB, else the config's `db`, else the default. None when disabled
     (--no-history), and for replayed runs unless a database is named (recorded drives stay out of this
     machine's history). The one place SSDWEAR_DB is read."""
@@ -43,7 +43,7 @@ def user_config_path() -> Path:
     return Path(config_home) / "ssdwear" / "config.yaml"
 
 
-def config_paths(explicit: Optional[str] = None, platform: Optional[str] = None) -> list[Path]:
+def config_paths(explicit: str | None = None, platform: str | None = None) -> list[Path]:
     """The config files read, later ones overriding earlier ones: system (/etc/ssdwear/config.yaml; FreeBSD:
     /usr/local/etc/ssdwear/config.yaml), user, then --config/SSDWEAR_CONFIG."""
     paths = [Path(os.environ.get("SSDWEAR_SYSTEM_CONFIG") or facts(platform).system_config), user_config_path()]
@@ -60,7 +60,7 @@ _SAVED_OUTPUT = re.compile(r"\.(?:txt|json|out|log|smart|smartctl|text|dump)$", 
 DEVICE_FORMS = facts().device_forms  # how to name a drive on this machine, for messages
 
 
-def classify(text: str, platform: Optional[str] = None) -> tuple[ArgumentKind, str]:
+def classify(text: str, platform: str | None = None) -> tuple[ArgumentKind, str]:
     """What `text` names, decided the same way for every command, and the name to use for it:
 
     - 'device': a /dev/ path, a device node elsewhere, or a kernel device name without /dev/ (Linux: 'sda',
@@ -74,7 +74,7 @@ def classify(text: str, platform: Optional[str] = None) -> tuple[ArgumentKind, s
     if text.startswith("/dev/"):
         return "device", text
     try:
-        mode: Optional[int] = os.stat(text).st_mode
+        mode: int | None = os.stat(text).st_mode
     except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in the name
         mode = None
     except OSError:  # it exists but cannot be looked at: reading it says why

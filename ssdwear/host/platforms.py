@@ -16,7 +16,6 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 
 @dataclass(frozen=True)
@@ -28,7 +27,7 @@ class Platform:
     device_name: re.Pattern[str]  # a kernel device name given without /dev/
     device_forms: str  # how a drive may be named, for messages
     install_hint: str  # how to install smartmontools there
-    periodic_dir: Optional[str] = None  # where periodic(8) scripts go (FreeBSD)
+    periodic_dir: str | None = None  # where periodic(8) scripts go (FreeBSD)
 
 
 LINUX = Platform(
@@ -56,7 +55,7 @@ FREEBSD = Platform(
 )
 
 
-def facts(platform: Optional[str] = None) -> Platform:
+def facts(platform: str | None = None) -> Platform:
     """The table for `platform` (a `sys.platform` value: 'linux', 'freebsd14', ...; default: this machine's)."""
     name = sys.platform if platform is None else platform
     return FREEBSD if name.startswith("freebsd") else LINUX

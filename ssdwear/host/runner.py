@@ -30,7 +30,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.model.errors import DriveError, SmartctlNotFound, UsageError
 from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, CallResult
@@ -57,13 +57,13 @@ def import_pysmart() -> Any:
     return pySMART
 
 
-def pysmart_path() -> Optional[str]:
+def pysmart_path() -> str | None:
     """smartctl on PATH as pySMART found it when it was imported (pySMART.utils.SMARTCTL_PATH), or None."""
     found = import_pysmart().utils.SMARTCTL_PATH
     return None if found is None else str(found)
 
 
-def locate_smartctl(explicit: Optional[str] = None, platform: Optional[str] = None) -> str:
+def locate_smartctl(explicit: str | None = None, platform: str | None = None) -> str:
     """The smartctl binary: the one asked for, else pySMART's (PATH), else the platform's sbin directories.
 
     cron and systemd often run with a PATH that lacks /usr/sbin, where Debian and RHEL install smartctl (FreeBSD's
@@ -87,7 +87,7 @@ def _check_program(path: str, name: str, what: str, fix: str) -> None:
         raise SmartctlNotFound(f"cannot look at {what} {path}: {exc.strerror}") from None
 
 
-def _find_smartctl(explicit: Optional[str], platform: Optional[str]) -> str:
+def _find_smartctl(explicit: str | None, platform: str | None) -> str:
     if explicit:
         path = explicit if os.sep in explicit else shutil.which(explicit)
         if path and os.path.lexists(path):  # judged before it is looked at any further (locate_smartctl)
@@ -106,7 +106,7 @@ def _find_smartctl(explicit: Optional[str], platform: Optional[str]) -> str:
                            f"): install smartmontools ({where.install_hint}) or pass --smartctl PATH")
 
 
-def locate_nvme(platform: Optional[str] = None) -> str:
+def locate_nvme(platform: str | None = None) -> str:
     """nvme-cli's `nvme`, on PATH or in the platform's sbin directories; as root it must be a file called nvme that
     only root can change (trust.check_program)."""
     for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in facts(platform).program_dirs)]:

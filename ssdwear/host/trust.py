@@ -30,7 +30,6 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.escape import display_path, has_control, visible
@@ -48,7 +47,7 @@ def owner_name(uid: int) -> str:
         return f"uid {uid}"
 
 
-def ownership_problem(st: os.stat_result, is_dir: bool) -> Optional[str]:
+def ownership_problem(st: os.stat_result, is_dir: bool) -> str | None:
     """Why someone other than root could change this file or directory entry; None when nobody can."""
     mode = stat.S_IMODE(st.st_mode)
     if st.st_uid != 0:
@@ -78,7 +77,7 @@ class Resolved:
 
     existing: str
     missing: tuple[str, ...] = ()
-    problem: Optional[str] = None
+    problem: str | None = None
 
     @property
     def real(self) -> str:
@@ -126,7 +125,7 @@ def resolve(path: Path) -> Resolved:
     return Resolved(current, problem=problem)
 
 
-def _entry_problem(place: str, st: os.stat_result, final: bool = False) -> Optional[str]:
+def _entry_problem(place: str, st: os.stat_result, final: bool = False) -> str | None:
     if stat.S_ISLNK(st.st_mode):
         return None if st.st_uid == 0 else (f"{place} is a symbolic link owned by {owner_name(st.st_uid)}, who can "
                                             "point it elsewhere at any time")
@@ -150,7 +149,7 @@ def _through_proc(name: str) -> str:
             "checked): save it to a file and name that")
 
 
-def _private_dir_problem(found: Resolved) -> Optional[str]:
+def _private_dir_problem(found: Resolved) -> str | None:
     """Why the directory holding the file lets others put files beside it (sticky or not); None when it does
     not, or when ssdwear is about to create that directory itself."""
     if len(found.missing) > 1:
@@ -163,7 +162,7 @@ def _private_dir_problem(found: Resolved) -> Optional[str]:
             "put files beside it")
 
 
-def untrusted_reason(path: Path, private_dir: bool = False) -> Optional[str]:
+def untrusted_reason(path: Path, private_dir: bool = False) -> str | None:
     """Why root should not trust `path`: the entries on the way to it, the file itself and, with `private_dir`,
     a directory others can write. A file that does not exist yet is judged by the way to it."""
     found = resolve(path)
@@ -296,13 +295,13 @@ SAFE_SMARTCTL_OPTIONS = {
 }
 
 
-def _parse_options(options: Sequence[str]) -> tuple[list[tuple[str, str]], Optional[str]]:
+def _parse_options(options: Sequence[str]) -> tuple[list[tuple[str, str]], str | None]:
     """The pass-through options as (long name, value) pairs, and why they are not allowed (None when every one
     of them is harmless). Accepts `-T permissive`, `-Tpermissive`, `--tolerance=permissive` and
     `--tolerance permissive`."""
     longs = set(SAFE_SMARTCTL_OPTIONS.values())
     pairs: list[tuple[str, str]] = []
-    pending: Optional[str] = None  # the option whose value comes next
+    pending: str | None = None  # the option whose value comes next
     for option in options:
         if pending is not None:
             if option.startswith("-"):
@@ -329,12 +328,12 @@ def _parse_options(options: Sequence[str]) -> tuple[list[tuple[str, str]], Optio
     return pairs, "the last option needs a value" if pending is not None else None
 
 
-def smartctl_option_problem(options: Sequence[str]) -> Optional[str]:
+def smartctl_option_problem(options: Sequence[str]) -> str | None:
     """Why these pass-through options are not allowed; None when every one of them is harmless."""
     return _parse_options(options)[1]
 
 
-def drive_database_refusal(options: Sequence[str]) -> Optional[str]:
+def drive_database_refusal(options: Sequence[str]) -> str | None:
     """Why a drive database named in the options (`-B [+]FILE`, `--drivedb=[+]FILE`) must not be passed to
     smartctl: it is not an absolute path, or, as root, it is not a file root alone can change (a drive database
     redefines how smartctl reads the drive's attributes). None when there is nothing to say."""
@@ -365,7 +364,7 @@ def allowed_smartctl_options() -> str:
 # Device names that reach smartctl's command line
 
 
-def device_problem(name: str) -> Optional[str]:
+def device_problem(name: str) -> str | None:
     """Why a device name (or -d type) must not reach smartctl: it would be read as an option, or it carries
     control characters. None when it is fine."""
     if not name:

@@ -5,7 +5,7 @@ The message (str(exc)) says what was wrong and what to do about it.
 
 from __future__ import annotations
 
-from typing import Literal, Optional
+from typing import Literal
 
 # Why a drive could not be read or commanded; the CLI and session branch on these.
 DriveErrorKind = Literal["read", "timeout", "permission", "standby", "missing", "rejected", "raid-volume"]
@@ -31,7 +31,7 @@ class DriveError(SsdwearError):
         self.device = device
         self.message = message
         self.kind: DriveErrorKind = kind
-        self.device_type: Optional[str] = None  # the -d type the drive was read with (set by smart.read_many)
+        self.device_type: str | None = None  # the -d type the drive was read with (set by smart.read_many)
 
 
 class StoreError(SsdwearError):

@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Optional, Protocol
+from typing import Any, Literal, Protocol
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -32,10 +32,10 @@ class Attribute:
 
     id: int
     name: str  # smartctl's name; drive-database dependent, never used to decide meaning alone
-    value: Optional[int]  # normalized VALUE column (None when smartctl printed '---')
-    worst: Optional[int]
-    thresh: Optional[int]
-    raw: Optional[int]  # the raw value as a number: JSON raw.value, or the leading number of RAW_VALUE
+    value: int | None  # normalized VALUE column (None when smartctl printed '---')
+    worst: int | None
+    thresh: int | None
+    raw: int | None  # the raw value as a number: JSON raw.value, or the leading number of RAW_VALUE
     raw_string: str  # RAW_VALUE exactly as printed (e.g. '23 (Min/Max 18/31)', '0x14610d501461')
     when_failed: str = ""  # '', 'FAILING_NOW', 'In_the_past'
     prefailure: bool = False
@@ -48,7 +48,7 @@ class DevStat:
     page: int
     offset: int
     name: str
-    value: Optional[int]  # None when smartctl marked it not valid
+    value: int | None  # None when smartctl marked it not valid
     valid: bool = True
     normalized: bool = False
 
@@ -64,31 +64,31 @@ DEVSTAT_PERCENT_USED = (0x07, 0x008)
 class NvmeHealth:
     """The NVMe SMART/Health Information log page (log 02h)."""
 
-    critical_warning: Optional[int] = None  # bit field; bit 2 = reliability degraded
-    temperature_celsius: Optional[int] = None
-    available_spare: Optional[int] = None  # percent
-    available_spare_threshold: Optional[int] = None  # percent
-    percentage_used: Optional[int] = None  # vendor estimate; may exceed 100; saturates at 255
-    data_units_read: Optional[int] = None  # units of NVME_DATA_UNIT_BYTES, rounded up
-    data_units_written: Optional[int] = None  # units of NVME_DATA_UNIT_BYTES, rounded up
-    host_read_commands: Optional[int] = None
-    host_write_commands: Optional[int] = None
-    power_cycles: Optional[int] = None
-    power_on_hours: Optional[int] = None
-    unsafe_shutdowns: Optional[int] = None
-    media_errors: Optional[int] = None  # Media and Data Integrity Errors
-    error_log_entries: Optional[int] = None
+    critical_warning: int | None = None  # bit field; bit 2 = reliability degraded
+    temperature_celsius: int | None = None
+    available_spare: int | None = None  # percent
+    available_spare_threshold: int | None = None  # percent
+    percentage_used: int | None = None  # vendor estimate; may exceed 100; saturates at 255
+    data_units_read: int | None = None  # units of NVME_DATA_UNIT_BYTES, rounded up
+    data_units_written: int | None = None  # units of NVME_DATA_UNIT_BYTES, rounded up
+    host_read_commands: int | None = None
+    host_write_commands: int | None = None
+    power_cycles: int | None = None
+    power_on_hours: int | None = None
+    unsafe_shutdowns: int | None = None
+    media_errors: int | None = None  # Media and Data Integrity Errors
+    error_log_entries: int | None = None
 
 
 @dataclass(frozen=True)
 class ScsiHealth:
     """What a SCSI/SAS device reports that bears on wear."""
 
-    percentage_used: Optional[int] = None  # 'Percentage used endurance indicator', may reach 255
-    bytes_written: Optional[int] = None  # error counter log, write: bytes processed
-    bytes_read: Optional[int] = None
-    uncorrected_errors: Optional[int] = None  # read + write + verify total uncorrected errors
-    grown_defects: Optional[int] = None  # 'Elements in grown defect list'
+    percentage_used: int | None = None  # 'Percentage used endurance indicator', may reach 255
+    bytes_written: int | None = None  # error counter log, write: bytes processed
+    bytes_read: int | None = None
+    uncorrected_errors: int | None = None  # read + write + verify total uncorrected errors
+    grown_defects: int | None = None  # 'Elements in grown defect list'
 
 
 @dataclass(frozen=True)
@@ -97,39 +97,39 @@ class Snapshot:
 
     source: str  # device path or file name the output came from
     interface: str = "unknown"  # 'ata', 'nvme', 'scsi' or 'unknown'
-    device: Optional[str] = None  # device name smartctl printed or was given, e.g. /dev/sda
-    device_type: Optional[str] = None  # smartctl -d type, e.g. 'sat', 'nvme', 'megaraid,28'
-    model: Optional[str] = None
-    model_family: Optional[str] = None  # smartctl's drive-database family, when known
-    serial: Optional[str] = None  # None when absent or masked ('--', 'XXXX', 'REDACTED')
-    wwn: Optional[str] = None  # lower-case hex without spaces; None when absent or truncated
-    firmware: Optional[str] = None
-    capacity_bytes: Optional[int] = None
-    logical_sector_size: Optional[int] = None  # bytes
-    rotation_rate: Optional[int] = None  # 0 = solid state, > 0 = rpm, None = not reported
-    smartctl_version: Optional[str] = None
-    smart_available: Optional[bool] = None
-    smart_enabled: Optional[bool] = None
-    smart_passed: Optional[bool] = None  # overall-health self-assessment
-    power_on_hours: Optional[float] = None
+    device: str | None = None  # device name smartctl printed or was given, e.g. /dev/sda
+    device_type: str | None = None  # smartctl -d type, e.g. 'sat', 'nvme', 'megaraid,28'
+    model: str | None = None
+    model_family: str | None = None  # smartctl's drive-database family, when known
+    serial: str | None = None  # None when absent or masked ('--', 'XXXX', 'REDACTED')
+    wwn: str | None = None  # lower-case hex without spaces; None when absent or truncated
+    firmware: str | None = None
+    capacity_bytes: int | None = None
+    logical_sector_size: int | None = None  # bytes
+    rotation_rate: int | None = None  # 0 = solid state, > 0 = rpm, None = not reported
+    smartctl_version: str | None = None
+    smart_available: bool | None = None
+    smart_enabled: bool | None = None
+    smart_passed: bool | None = None  # overall-health self-assessment
+    power_on_hours: float | None = None
     power_on_hours_trusted: bool = True  # False for absurd h+m+s values (SandForce firmwares)
-    power_cycles: Optional[int] = None
-    local_time: Optional[datetime] = None  # when smartctl ran, if it printed a usable time
+    power_cycles: int | None = None
+    local_time: datetime | None = None  # when smartctl ran, if it printed a usable time
     attributes: Mapping[int, Attribute] = field(default_factory=dict)
     devstats: Mapping[tuple[int, int], DevStat] = field(default_factory=dict)
-    nvme: Optional[NvmeHealth] = None
+    nvme: NvmeHealth | None = None
     nvme_logs: Mapping[int, bytes] = field(default_factory=dict)  # log pages dumped with -l nvmelog, by log id
-    scsi: Optional[ScsiHealth] = None
-    exit_status: Optional[int] = None  # smartctl's exit status, when known
+    scsi: ScsiHealth | None = None
+    exit_status: int | None = None  # smartctl's exit status, when known
     messages: tuple[str, ...] = ()  # smartctl's own error/warning messages
     parse_notes: tuple[str, ...] = ()  # what the parser noticed (odd values, missing sections)
     problems: tuple[str, ...] = ()  # impossible values the parser dropped (they become warnings)
     truncated: bool = False  # the output was cut off (a capture that ends inside a table)
 
-    def attr(self, attr_id: int) -> Optional[Attribute]:
+    def attr(self, attr_id: int) -> Attribute | None:
         return self.attributes.get(attr_id)
 
-    def devstat(self, key: tuple[int, int]) -> Optional[int]:
+    def devstat(self, key: tuple[int, int]) -> int | None:
         entry = self.devstats.get(key)
         if entry is None or not entry.valid:
             return None
@@ -141,7 +141,7 @@ class Snapshot:
         return bool(self.attributes or self.devstats or self.nvme or self.scsi or self.model or self.serial)
 
     @property
-    def is_solid_state(self) -> Optional[bool]:
+    def is_solid_state(self) -> bool | None:
         if self.interface == "nvme":
             return True
         if self.rotation_rate is None:
@@ -169,14 +169,14 @@ class Window:
 
     kind: WindowKind
     valid: bool
-    reason: Optional[str] = None  # why the window is not valid (yet), or how it was formed
-    minutes: Optional[float] = None  # E4h power-on minutes, or power-on minutes between readings
-    wear_percent: Optional[float] = None  # wear caused in the window, percent of rated endurance
-    wear_steps: Optional[int] = None  # raw E2h (1/1024 %) for the timed workload
-    host_reads_percent: Optional[float] = None  # E3h
-    represents_minutes: Optional[float] = None  # real time the window stands for (--represents)
-    valid_in_minutes: Optional[float] = None  # power-on minutes until the window becomes valid
-    counter: Optional[str] = None  # the counter a 'readings' window used
+    reason: str | None = None  # why the window is not valid (yet), or how it was formed
+    minutes: float | None = None  # E4h power-on minutes, or power-on minutes between readings
+    wear_percent: float | None = None  # wear caused in the window, percent of rated endurance
+    wear_steps: int | None = None  # raw E2h (1/1024 %) for the timed workload
+    host_reads_percent: float | None = None  # E3h
+    represents_minutes: float | None = None  # real time the window stands for (--represents)
+    valid_in_minutes: float | None = None  # power-on minutes until the window becomes valid
+    counter: str | None = None  # the counter a 'readings' window used
     pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
 
 
@@ -185,8 +185,8 @@ class Trend:
     """The recent wear rate and the lifetime average disagree beyond their intervals."""
 
     direction: str  # 'speeding up' or 'slowing down'
-    years_at_recent: Optional[float]  # years remaining at the recent rate (None: no end in sight)
-    years_at_lifetime: Optional[float]  # years remaining at the lifetime average
+    years_at_recent: float | None  # years remaining at the recent rate (None: no end in sight)
+    years_at_lifetime: float | None  # years remaining at the lifetime average
     text: str  # 'wear speeding up: 1.9 years at the recent rate, 4.7 years at the lifetime rate'
 
 
@@ -204,73 +204,73 @@ class Projection:
 
     method: str  # 'timed-workload', 'lifetime-average', 'readings:SOURCE', 'history:SOURCE'
     basis: str  # one line saying what the figures rest on
-    percent_per_year: Optional[float]
-    percent_per_year_low: Optional[float]
-    percent_per_year_high: Optional[float]
-    years_remaining: Optional[float]  # (100 - used) / rate
-    years_remaining_low: Optional[float]  # the pessimistic bound: what check, retire-check and alerts judge
-    years_remaining_high: Optional[float]
-    years_new_drive: Optional[float]  # 100 / rate: a new drive's life at this workload (Intel MAS figure)
-    years_new_drive_low: Optional[float]
-    years_new_drive_high: Optional[float]
-    interval_level: Optional[float]  # None: the interval is the counter's resolution only
+    percent_per_year: float | None
+    percent_per_year_low: float | None
+    percent_per_year_high: float | None
+    years_remaining: float | None  # (100 - used) / rate
+    years_remaining_low: float | None  # the pessimistic bound: what check, retire-check and alerts judge
+    years_remaining_high: float | None
+    years_new_drive: float | None  # 100 / rate: a new drive's life at this workload (Intel MAS figure)
+    years_new_drive_low: float | None
+    years_new_drive_high: float | None
+    interval_level: float | None  # None: the interval is the counter's resolution only
     rates: Mapping[str, float] = field(default_factory=dict)  # every rate considered, percent per year
-    trend: Optional[Trend] = None
-    wear_class: Optional[str] = None  # the calibration class the interval came from
+    trend: Trend | None = None
+    wear_class: str | None = None  # the calibration class the interval came from
 
 
 @dataclass(frozen=True)
 class Writes:
-    host_bytes_written: Optional[int] = None
-    host_bytes_read: Optional[int] = None
-    nand_bytes_written: Optional[int] = None
-    write_amplification: Optional[float] = None  # NAND bytes / host bytes
+    host_bytes_written: int | None = None
+    host_bytes_read: int | None = None
+    nand_bytes_written: int | None = None
+    write_amplification: float | None = None  # NAND bytes / host bytes
     sources: Mapping[str, str] = field(default_factory=dict)  # field -> how it was derived
-    rated_bytes: Optional[int] = None  # rated endurance (TBW) in bytes, when known
-    rated_used_percent: Optional[float] = None  # host_bytes_written / rated_bytes
-    rating_source: Optional[str] = None
-    host_bytes_per_day: Optional[float] = None  # host write rate fitted over the stored history
+    rated_bytes: int | None = None  # rated endurance (TBW) in bytes, when known
+    rated_used_percent: float | None = None  # host_bytes_written / rated_bytes
+    rating_source: str | None = None
+    host_bytes_per_day: float | None = None  # host write rate fitted over the stored history
 
 
 @dataclass(frozen=True)
 class Health:
-    smart_passed: Optional[bool] = None
-    available_spare_percent: Optional[int] = None
-    available_spare_threshold_percent: Optional[int] = None
-    critical_warning: Optional[int] = None
-    media_errors: Optional[int] = None  # NVMe media and data integrity errors / SCSI uncorrected errors
-    reallocated_sectors: Optional[int] = None  # ATA attribute 5 raw
-    pending_sectors: Optional[int] = None  # ATA attribute 197 raw
-    uncorrectable_errors: Optional[int] = None  # ATA attribute 187 / 198 raw
+    smart_passed: bool | None = None
+    available_spare_percent: int | None = None
+    available_spare_threshold_percent: int | None = None
+    critical_warning: int | None = None
+    media_errors: int | None = None  # NVMe media and data integrity errors / SCSI uncorrected errors
+    reallocated_sectors: int | None = None  # ATA attribute 5 raw
+    pending_sectors: int | None = None  # ATA attribute 197 raw
+    uncorrectable_errors: int | None = None  # ATA attribute 187 / 198 raw
     failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now
 
 
 @dataclass(frozen=True)
 class DriveReport:
-    device: Optional[str]
-    device_type: Optional[str] = None  # smartctl -d type it was read with ('sat+megaraid,0')
-    model: Optional[str] = None
-    serial: Optional[str] = None
-    wwn: Optional[str] = None
-    firmware: Optional[str] = None
+    device: str | None
+    device_type: str | None = None  # smartctl -d type it was read with ('sat+megaraid,0')
+    model: str | None = None
+    serial: str | None = None
+    wwn: str | None = None
+    firmware: str | None = None
     interface: str = "unknown"
     kind: DriveKind = "unknown"
-    capacity_bytes: Optional[int] = None
-    power_on_hours: Optional[float] = None
-    used_percent: Optional[float] = None
+    capacity_bytes: int | None = None
+    power_on_hours: float | None = None
+    used_percent: float | None = None
     used_at_least: bool = False
-    used_source: Optional[str] = None
-    used_step: Optional[float] = None  # the indicator's resolution, percent (1, or 1/1024 for Intel E2h)
+    used_source: str | None = None
+    used_step: float | None = None  # the indicator's resolution, percent (1, or 1/1024 for Intel E2h)
     used_sources: tuple[UsedSource, ...] = ()
-    window: Optional[Window] = None
-    projection: Optional[Projection] = None
+    window: Window | None = None
+    projection: Projection | None = None
     writes: Writes = field(default_factory=Writes)
     health: Health = field(default_factory=Health)
-    smart_available: Optional[bool] = None  # False: the device gives no SMART data at all (nothing can be judged)
+    smart_available: bool | None = None  # False: the device gives no SMART data at all (nothing can be judged)
     warnings: tuple[str, ...] = ()  # something is wrong or doubtful: read these
     notes: tuple[str, ...] = ()  # how the figures were reached (informational)
-    error: Optional[str] = None  # set when the drive could not be read; the other fields are then empty
-    source: Optional[str] = None  # file name or device path the reading came from
+    error: str | None = None  # set when the drive could not be read; the other fields are then empty
+    source: str | None = None  # file name or device path the reading came from
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
 
     def to_dict(self) -> dict[str, Any]:
@@ -296,8 +296,8 @@ class ResetRecord:
     """ssdwear's own reset of a drive's timed-workload timer (from the history store)."""
 
     at: datetime  # wall-clock time of the reset (UTC)
-    device: Optional[str] = None
-    power_on_hours: Optional[float] = None  # the drive's power-on hours at the reset
+    device: str | None = None
+    power_on_hours: float | None = None  # the drive's power-on hours at the reset
 
 
 @dataclass(frozen=True)
@@ -305,7 +305,7 @@ class LastLook:
     """What ssdwear saw the previous time it read a drive (from the history store)."""
 
     at: datetime
-    e4h_minutes: Optional[int] = None  # raw 228 then (None when absent or 65535)
+    e4h_minutes: int | None = None  # raw 228 then (None when absent or 65535)
 
 
 @dataclass(frozen=True)
@@ -313,17 +313,17 @@ class Sample:
     """One stored reading of one drive: the counters history projections are fitted to."""
 
     at: datetime  # wall-clock time of the reading (UTC)
-    power_on_hours: Optional[float] = None
-    used_percent: Optional[float] = None
-    used_source: Optional[str] = None
-    host_bytes_written: Optional[int] = None
-    host_bytes_read: Optional[int] = None
-    nand_bytes_written: Optional[int] = None
-    e2h: Optional[int] = None  # Intel timed workload raw values (None when absent)
-    e3h: Optional[int] = None
-    e4h: Optional[int] = None
-    available_spare: Optional[int] = None
-    media_errors: Optional[int] = None
+    power_on_hours: float | None = None
+    used_percent: float | None = None
+    used_source: str | None = None
+    host_bytes_written: int | None = None
+    host_bytes_read: int | None = None
+    nand_bytes_written: int | None = None
+    e2h: int | None = None  # Intel timed workload raw values (None when absent)
+    e3h: int | None = None
+    e4h: int | None = None
+    available_spare: int | None = None
+    media_errors: int | None = None
 
 
 @dataclass(frozen=True)
@@ -332,8 +332,8 @@ class ScanEntry:
     (a RAID controller's volume: "DELL or MegaRaid controller, please try adding '-d megaraid,N'")."""
 
     name: str
-    type: Optional[str] = None
-    open_error: Optional[str] = None
+    type: str | None = None
+    open_error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -360,7 +360,7 @@ PASS_THROUGH_TYPE = re.compile(r"(^|\+)(megaraid|cciss|aacraid|areca|3ware|hpt|m
 PORT_TYPE = re.compile(r"(^|\+)(jmb39x(-q2?)?|jms56x|usbjmicron|intelliprop),", re.I)
 
 
-def location(device: str, device_type: Optional[str]) -> str:
+def location(device: str, device_type: str | None) -> str:
     """Where a drive sits: its device path, plus the -d type when several drives share the path, behind a
     controller's pass-through ('/dev/bus/0 sat+megaraid,1') or on a port ('/dev/sdb jmb39x,0'). Every name of a
     drive (messages, JSON, Prometheus labels, the device -> serial memory) is this."""
@@ -373,7 +373,7 @@ def location(device: str, device_type: Optional[str]) -> str:
 EXIT_DISK_FAILING = 0x08
 
 
-def passed_given_status(passed: Optional[bool], exit_status: Optional[int]) -> Optional[bool]:
+def passed_given_status(passed: bool | None, exit_status: int | None) -> bool | None:
     """The overall-health verdict, taking smartctl's exit status into account when the output lacks one."""
     if passed is None and exit_status is not None and exit_status & EXIT_DISK_FAILING:
         return False
@@ -384,19 +384,19 @@ class Identified(Protocol):
     """What names a drive (a Snapshot, a DriveReport)."""
 
     @property
-    def model(self) -> Optional[str]: ...
+    def model(self) -> str | None: ...
 
     @property
-    def serial(self) -> Optional[str]: ...
+    def serial(self) -> str | None: ...
 
     @property
-    def wwn(self) -> Optional[str]: ...
+    def wwn(self) -> str | None: ...
 
     @property
     def interface(self) -> str: ...
 
 
-def drive_label(model: Optional[str], serial: Optional[str]) -> str:
+def drive_label(model: str | None, serial: str | None) -> str:
     """A drive in words: 'MODEL [SERIAL]' ('' when neither is known). Every message and view names a drive so."""
     return " ".join(x for x in (model, serial and f"[{serial}]") if x)
 
@@ -406,17 +406,17 @@ class DriveId:
     """Who a drive is: model + serial, else its WWN, never its /dev name (the history's key). The interface is kept
     beside it (the history stores it) but is not part of who the drive is."""
 
-    model: Optional[str] = None
-    serial: Optional[str] = None
-    wwn: Optional[str] = None
-    interface: Optional[str] = field(default=None, compare=False)
+    model: str | None = None
+    serial: str | None = None
+    wwn: str | None = None
+    interface: str | None = field(default=None, compare=False)
 
     @classmethod
     def of(cls, drive: Identified) -> DriveId:
         return cls(drive.model, drive.serial, drive.wwn, drive.interface)
 
     @property
-    def key(self) -> Optional[str]:
+    def key(self) -> str | None:
         """model|serial, else wwn:WWN; None when the drive cannot be identified (then nothing is stored of it)."""
         if self.serial:
             return f"{(self.model or '').strip()}|{self.serial.strip()}"
@@ -438,6 +438,6 @@ class StoredDrive:
     drive: DriveId
     key: str
     samples: int = 0
-    first: Optional[datetime] = None
-    last: Optional[datetime] = None
-    device: Optional[str] = None
+    first: datetime | None = None
+    last: datetime | None = None
+    device: str | None = None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .records import DriveReport, Projection, Window
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
 
 
-def rounded(value: Optional[float], digits: int) -> Optional[float]:
+def rounded(value: float | None, digits: int) -> float | None:
     """A figure as every document holds it: rounded to `digits`, a whole number (digits 0) as an integer; None for
     an unknown or unbounded value (None, nan, infinity). The one rounding of ssdwear's documents."""
     if value is None or not math.isfinite(value):
@@ -22,7 +22,7 @@ def rounded(value: Optional[float], digits: int) -> Optional[float]:
     return round(value) if digits == 0 else round(float(value), digits)
 
 
-def window_dict(w: Optional[Window]) -> Optional[dict[str, Any]]:
+def window_dict(w: Window | None) -> dict[str, Any] | None:
     if w is None:
         return None
     return {
@@ -39,7 +39,7 @@ def window_dict(w: Optional[Window]) -> Optional[dict[str, Any]]:
     }
 
 
-def projection_dict(p: Optional[Projection]) -> Optional[dict[str, Any]]:
+def projection_dict(p: Projection | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {

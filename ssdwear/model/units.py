@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Optional
 
 from .records import MINUTES_PER_YEAR
 
@@ -163,7 +162,7 @@ def parse_write_rate(text: str) -> tuple[float, str]:
                      f"capacity ({WRITE_RATE_FORMS})")
 
 
-def human_bytes(count: Optional[float]) -> str:
+def human_bytes(count: float | None) -> str:
     if count is None:
         return "-"
     for unit, size in (("PB", 10**15), ("TB", 10**12), ("GB", 10**9), ("MB", 10**6), ("kB", 10**3)):
@@ -172,7 +171,7 @@ def human_bytes(count: Optional[float]) -> str:
     return f"{count:.0f} B"
 
 
-def human_minutes(minutes: Optional[float]) -> str:
+def human_minutes(minutes: float | None) -> str:
     if minutes is None:
         return "-"
     if minutes < 120:
@@ -202,11 +201,11 @@ def human_years(years: float) -> str:
     return f"{years:.1f}"
 
 
-def fmt_years(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+def fmt_years(central: float | None, low: float | None, high: float | None) -> str:
     """A projection's years with their range, bounded where the data cannot support a figure (human_years):
     '18.7 (17.5-20.0)'; '51.4 (≥ 35.2)' when the range reaches beyond 100 years or has no end; '> 100';
     '1.2 (< 0.1-3.0)'; '-' when unknown."""
-    def bounded(years: Optional[float]) -> bool:
+    def bounded(years: float | None) -> bool:
         return years is None or years > MAX_PRINTED_YEARS
 
     if low is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, TypeAlias
 
 from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ssdwear.run.reset import StartResult
 
 # What a document holds: JSON's types (read-only views, so that a list of strings is a list of Json).
-Json = Union[None, bool, int, float, str, Sequence["Json"], Mapping[str, "Json"]]
+Json: TypeAlias = bool | int | float | str | Sequence["Json"] | Mapping[str, "Json"] | None
 Doc = dict[str, Json]  # a document, or its keys after the envelope
 
 
@@ -81,7 +81,7 @@ DRIVE_LIST_FIELDS = ("serial", "model", "wwn", "interface", "last_device", "samp
 
 def drive_list_doc(drives: Sequence[StoredDrive]) -> list[Doc]:
     """The drives a history holds (Store.drive_list), as the `history` document lists them."""
-    def when(t: Optional[datetime]) -> Optional[str]:
+    def when(t: datetime | None) -> str | None:
         return None if t is None else t.isoformat(timespec="seconds")
 
     return [dict(serial=d.drive.serial, model=d.drive.model, wwn=d.drive.wwn, interface=d.drive.interface,
@@ -130,7 +130,7 @@ def no_verdict_doc(reasons: Sequence[str]) -> Doc:
     return {"verdict": "unknown", "reasons": list(reasons), "facts": [], "drive": None}
 
 
-def scan_doc(found: Sequence[tuple[str, Optional[str]]]) -> Doc:
+def scan_doc(found: Sequence[tuple[str, str | None]]) -> Doc:
     return {"devices": [dict(device=name, type=dtype) for name, dtype in found]}
 
 

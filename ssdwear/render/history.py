@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ssdwear.model.units import human_minutes
 
@@ -21,7 +21,7 @@ def drive_list_view(drives: Sequence[StoredDrive], columns: int) -> RenderableTy
     from rich.console import Group
     from rich.text import Text
 
-    def when(t: Optional[datetime]) -> str:
+    def when(t: datetime | None) -> str:
         return "-" if t is None else f"{t:%Y-%m-%d %H:%M}"
 
     header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
@@ -50,7 +50,7 @@ def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: in
     if not points:
         return [f"{title}: no data"]
     t0, t1 = points[0][0], points[-1][0]
-    columns: list[Optional[float]] = [None] * width
+    columns: list[float | None] = [None] * width
     for t, v in points:
         i = 0 if t1 == t0 else min(width - 1, int((t - t0) / (t1 - t0) * (width - 1)))
         columns[i] = v

@@ -11,7 +11,7 @@ import re
 import shutil
 import sys
 from collections.abc import Sequence
-from typing import IO, TYPE_CHECKING, Optional, cast
+from typing import IO, TYPE_CHECKING, cast
 
 from .streams import fit as fit_stream
 
@@ -81,7 +81,7 @@ def console(stderr: bool = False) -> Console:
                    soft_wrap=False, highlight=False, markup=False, emoji=False)
 
 
-def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], columns: int) -> Optional[Table]:
+def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], columns: int) -> Table | None:
     """A table laid out here so that no word is ever cut: every column at least as wide as its longest word
     (a serial, a device name, a figure), the widest columns narrowed first, each cell wrapped between words.
     None when even that does not fit in `columns`."""

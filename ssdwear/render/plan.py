@@ -3,7 +3,7 @@ each), the notes."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ssdwear.assess.plan import Candidate, PlanResult, margin
 from ssdwear.model.units import human_bytes, span_text
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
 
-def fmt_range(central: Optional[float], low: Optional[float], high: Optional[float]) -> str:
+def fmt_range(central: float | None, low: float | None, high: float | None) -> str:
     """Plan's years: '18.7 (17.5-20.0)'; '≥ 11.7' when no wear was seen (no upper bound); '0.1-1.2' over a range
     rating (no central figure); '-' when unknown."""
     if central is None:
@@ -26,7 +26,7 @@ def fmt_range(central: Optional[float], low: Optional[float], high: Optional[flo
     return f"{_short(central)} ({_short(low)}-{_short(high)})"
 
 
-def _short(years: Optional[float]) -> str:
+def _short(years: float | None) -> str:
     if years is None:
         return "-"
     if years >= 1000:

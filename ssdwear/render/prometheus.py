@@ -12,7 +12,6 @@ import os
 import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Optional
 
 from ssdwear.model.records import MINUTES_PER_YEAR, DriveReport
 
@@ -59,7 +58,7 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
 
 
-def _labels(pairs: Iterable[tuple[str, Optional[str]]]) -> str:
+def _labels(pairs: Iterable[tuple[str, str | None]]) -> str:
     inner = ",".join(f'{key}="{_escape(value or "")}"' for key, value in pairs)
     return "{" + inner + "}" if inner else ""
 
@@ -78,7 +77,7 @@ def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
     base = [("device", r.device and r.where), ("model", r.model), ("serial", r.serial)]
     out: list[tuple[str, str, float]] = []
 
-    def put(name: str, value: Optional[float], extra: Sequence[tuple[str, Optional[str]]] = ()) -> None:
+    def put(name: str, value: float | None, extra: Sequence[tuple[str, str | None]] = ()) -> None:
         if value is not None:
             if name.endswith("_seconds") or name.endswith("_seconds_total"):
                 value = round(value)

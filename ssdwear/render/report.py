@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window
 from ssdwear.model.units import (
@@ -35,7 +35,7 @@ def intervalwords(p: Projection) -> str:
     return f"range: {p.interval_level * 100:g} % prediction interval"
 
 
-def legend(reports: Sequence[DriveReport]) -> Optional[str]:
+def legend(reports: Sequence[DriveReport]) -> str | None:
     """One line under printed projections: what their ranges are, and that years are power-on years."""
     shown = [r.projection for r in reports if r.projection is not None]
     if not shown:
@@ -50,13 +50,13 @@ def legend(reports: Sequence[DriveReport]) -> Optional[str]:
     return "; ".join([f"Power-on years; brackets: {', '.join(ranges)}", *marks]) + "."
 
 
-def years_left(p: Optional[Projection]) -> str:
+def years_left(p: Projection | None) -> str:
     if p is None or (p.years_remaining is None and p.years_remaining_low is None):
         return "-"
     return fmt_years(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
 
 
-def years_new(p: Optional[Projection]) -> str:
+def years_new(p: Projection | None) -> str:
     if p is None:
         return "-"
     return fmt_years(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
@@ -66,7 +66,7 @@ def fmt_used(r: DriveReport) -> str:
     return "-" if r.used_percent is None else percent_text(r.used_percent, r.used_at_least)
 
 
-def fmt_window(w: Optional[Window]) -> str:
+def fmt_window(w: Window | None) -> str:
     if w is None:
         return "-"
     if not w.valid:
@@ -84,7 +84,7 @@ def fmt_window(w: Optional[Window]) -> str:
     return ", ".join(parts)
 
 
-def fmt_rate(p: Optional[Projection]) -> str:
+def fmt_rate(p: Projection | None) -> str:
     if p is None or p.percent_per_year is None:
         return "-"
     return rate_text(p.percent_per_year)
@@ -129,7 +129,7 @@ def _cells(r: DriveReport) -> tuple[str, ...]:
             years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
 
 
-def _table(reports: Sequence[DriveReport], columns: int) -> Optional[Table]:
+def _table(reports: Sequence[DriveReport], columns: int) -> Table | None:
     """The report's table, or None when it does not fit in `columns` (see _grid)."""
     return grid(_COLUMNS, [_cells(r) for r in reports], columns)
 

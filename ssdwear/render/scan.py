@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from .layout import grid, tables_wanted
 
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
 
 
-def scan_view(found: Sequence[tuple[str, Optional[str]]], columns: int) -> RenderableType:
+def scan_view(found: Sequence[tuple[str, str | None]], columns: int) -> RenderableType:
     """The drives smartctl can open, with their -d types: a table on a terminal, aligned columns elsewhere."""
     rows = [(name, dtype or "-") for name, dtype in found]
     table = grid((("Device", "left"), ("Type", "left")), rows, columns) if tables_wanted() and rows else None

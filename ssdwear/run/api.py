@@ -16,17 +16,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from os import PathLike
 from pathlib import Path
-from typing import Optional, Union
 
 from ssdwear.host.config import Config
 from ssdwear.model.clock import utc_now
 from ssdwear.model.errors import UsageError
 from ssdwear.model.records import DriveReport, Snapshot
 
-Duration = Union[str, float, None]  # '1d', '90m' ... or minutes
+Duration = str | float | None  # '1d', '90m' ... or minutes
 
 
-def _minutes(represents: Duration) -> Optional[float]:
+def _minutes(represents: Duration) -> float | None:
     """Minutes (a number, or a duration such as '1d'), within units.DURATION; UsageError otherwise."""
     from ssdwear.model.units import DURATION, parse_duration_minutes
 
@@ -40,9 +39,9 @@ def _minutes(represents: Duration) -> Optional[float]:
         raise UsageError(f"represents: {exc}") from None
 
 
-def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optional[str] = None,
-                smartctl: Optional[str] = None, represents: Duration = None,
-                replay: Union[str, PathLike[str], None] = None) -> list[DriveReport]:
+def read_drives(devices: Sequence[str] | None = None, *, device_type: str | None = None,
+                smartctl: str | None = None, represents: Duration = None,
+                replay: str | PathLike[str] | None = None) -> list[DriveReport]:
     """Read drives with smartctl and assess them, as `ssdwear report` does (without the history).
 
     `devices`: device paths (None: every drive `smartctl --scan-open` finds). `device_type`: smartctl's -d for
@@ -64,7 +63,7 @@ def read_drives(devices: Optional[Sequence[str]] = None, *, device_type: Optiona
         session.close()
 
 
-def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Duration = None,
+def analyze_files(paths: Iterable[str | PathLike[str]], *, represents: Duration = None,
                   each: bool = False, same_drive: bool = False) -> list[DriveReport]:
     """Reports from saved smartctl outputs (text or JSON, smartctl 6.x-7.5), as `ssdwear analyze` makes them.
 
@@ -81,7 +80,7 @@ def analyze_files(paths: Iterable[Union[str, PathLike[str]]], *, represents: Dur
     return reports + errors
 
 
-def parse_output(data: Union[bytes, str], source: str = "<data>") -> Snapshot:
+def parse_output(data: bytes | str, source: str = "<data>") -> Snapshot:
     """One smartctl output (text or JSON) as a Snapshot: every field ssdwear reads, nothing assessed.
     Raises ParseError (one line) for data that is not smartctl output."""
     from ssdwear.smartctl.parse import parse_output as parse

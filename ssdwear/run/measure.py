@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Optional
 
 from ssdwear.assess.context import Context
 from ssdwear.assess.report import judged_window
@@ -29,7 +28,7 @@ PROGRESS_LINE_MINUTES = 5.0
 GRACE_MINUTES = 120
 
 
-def window_minutes(outcome: Outcome) -> Optional[int]:
+def window_minutes(outcome: Outcome) -> int | None:
     """E4h once it counts (None while it reads 65535, and for drives without the timed workload)."""
     return vendors.timed_value(outcome, 228) if isinstance(outcome, Snapshot) else None
 
@@ -72,7 +71,7 @@ def drive_state(outcome: Outcome, context: Callable[[Snapshot], Context]) -> Dri
     return DriveState(f"{shown}, not valid: {window.reason}", False, False)
 
 
-def poll(session: Session, targets: Sequence[tuple[str, Optional[str]]], duration: float, every: float,
+def poll(session: Session, targets: Sequence[tuple[str, str | None]], duration: float, every: float,
          sleep: Callable[[float], None], monotonic: Callable[[], float]) -> Iterator[Poll]:
     """Read the drives every `every` minutes until `duration` has passed on the monotonic clock and no window
     is still pending (at most GRACE_MINUTES longer). The last Poll has done=True."""
@@ -104,6 +103,6 @@ def progress_line(poll: Poll, duration: float) -> str:
     return f"measure: {wait_text(poll, duration)}; " + "; ".join(f"{device}: {state}" for device, state in poll.states)
 
 
-def line_due(poll: Poll, printed_at: Optional[float]) -> bool:
+def line_due(poll: Poll, printed_at: float | None) -> bool:
     """Whether an off-terminal progress line is due: the first poll, every PROGRESS_LINE_MINUTES, the last."""
     return printed_at is None or poll.done or poll.elapsed_minutes - printed_at >= PROGRESS_LINE_MINUTES

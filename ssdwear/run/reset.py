@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Literal, Optional
+from typing import TYPE_CHECKING, Literal
 
 from ssdwear.assess import report as assess_mod
 from ssdwear.drives import vendors
@@ -43,9 +43,9 @@ class StartResult:
     device: str
     status: StartStatus
     message: str
-    serial: Optional[str] = None
-    model: Optional[str] = None
-    device_type: Optional[str] = None  # the -d type it was sent with
+    serial: str | None = None
+    model: str | None = None
+    device_type: str | None = None  # the -d type it was sent with
 
     @property
     def where(self) -> str:
@@ -84,7 +84,7 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
     return results
 
 
-def _reset_one(session: Session, store: Store, device: str, dtype: Optional[str], snap: Snapshot, force: bool,
+def _reset_one(session: Session, store: Store, device: str, dtype: str | None, snap: Snapshot, force: bool,
                every: bool) -> tuple[StartStatus, str]:
     """The steps, in order; each raises NotReset to stop."""
     refusal, nvme = guard(session, snap, dtype, force, every)
@@ -96,8 +96,8 @@ def _reset_one(session: Session, store: Store, device: str, dtype: Optional[str]
     return "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is valid after 60 power-on minutes{forced}"
 
 
-def guard(session: Session, snap: Snapshot, dtype: Optional[str], force: bool, every: bool
-          ) -> tuple[Optional[str], Optional[Runner]]:
+def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, every: bool
+          ) -> tuple[str | None, Runner | None]:
     """Step 1. (Why the family is not documented, when --force sends it anyway; nvme-cli's runner for an NVMe
     drive.)"""
     def refused(why: str, hint: str = "") -> NotReset:
@@ -131,7 +131,7 @@ def store_baseline(session: Session, store: Store, drive: DriveId, snap: Snapsho
     return baseline
 
 
-def same_drive_still(session: Session, drive: DriveId, device: str, dtype: Optional[str]) -> None:
+def same_drive_still(session: Session, drive: DriveId, device: str, dtype: str | None) -> None:
     """Step 3: the drive behind the device is still the one read."""
     try:
         now = identify(session.runner, device, dtype)
@@ -143,15 +143,15 @@ def same_drive_still(session: Session, drive: DriveId, device: str, dtype: Optio
                                   f"now {DriveId.of(now).label}); run start again")
 
 
-def record_and_send(session: Session, store: Store, drive: DriveId, device: str, dtype: Optional[str],
-                    snap: Snapshot, nvme: Optional[Runner], baseline: DriveReport) -> datetime:
+def record_and_send(session: Session, store: Store, drive: DriveId, device: str, dtype: str | None,
+                    snap: Snapshot, nvme: Runner | None, baseline: DriveReport) -> datetime:
     """Step 4: record the reset, send it, and take the record back if the drive certainly did not take it; SIGINT
     and SIGTERM wait until all that is done (the command, which inherits the held signals, finishes too). When the
     reset was recorded and sent."""
     from ssdwear.model.schema import drive_dict
 
-    unrecordable: Optional[StoreError] = None
-    failure: Optional[DriveError] = None
+    unrecordable: StoreError | None = None
+    failure: DriveError | None = None
     forgotten = ""
     with held_signals() as caught:
         at = session.clock()

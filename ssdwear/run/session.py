@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
@@ -32,10 +32,10 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
-Target = tuple[str, Optional[str]]  # a device and the -d type it is read with
+Target = tuple[str, str | None]  # a device and the -d type it is read with
 
 
-def runner_for(config: Config, replay: Optional[Path] = None, program: str = "smartctl") -> Runner:
+def runner_for(config: Config, replay: Path | None = None, program: str = "smartctl") -> Runner:
     """What answers the calls to smartctl (or nvme-cli, `program="nvme"`): the recordings in `replay`, else the
     real program, found and checked as root would need it, with the configured timeout and options."""
     if replay is not None:
@@ -105,10 +105,10 @@ class Source:
     """Where a run's readings come from, decided once, before its session (choose_source): recordings (`replay`), or
     this machine's smartctl (through `runner` and with the scan the choice made, when it made them)."""
 
-    replay: Optional[Path] = None
-    runner: Optional[Runner] = None
-    scanned: Optional[tuple[ScanEntry, ...]] = None
-    instead: Optional[str] = None  # the recordings stand in for this machine (--fallback-replay): why
+    replay: Path | None = None
+    runner: Runner | None = None
+    scanned: tuple[ScanEntry, ...] | None = None
+    instead: str | None = None  # the recordings stand in for this machine (--fallback-replay): why
 
     @property
     def origin(self) -> str:
@@ -116,7 +116,7 @@ class Source:
         return "live" if self.replay is None else f"replay:{self.replay}"
 
 
-def choose_source(primary: Source, runner: Callable[[], Runner], fallback: Optional[Path], named: bool,
+def choose_source(primary: Source, runner: Callable[[], Runner], fallback: Path | None, named: bool,
                   config: Config) -> Source:
     """`primary` (this machine, or --replay's recordings), unless the `fallback` recordings (--fallback-replay)
     stand in because it cannot answer: no smartctl, or, where no drive is named (on the command line or in the
@@ -142,18 +142,18 @@ class Session:
     config: Config
     runner_factory: Callable[[], Runner]
     # nvme-cli, for the NVMe timer reset only (None: not available; made on first use)
-    nvme_runner_factory: Optional[Callable[[], Runner]] = None
-    db_path: Optional[Path] = None  # None: do not use the history store
+    nvme_runner_factory: Callable[[], Runner] | None = None
+    db_path: Path | None = None  # None: do not use the history store
     history_off: str = "no history database is configured"  # why db_path is None, for commands that store
     clock: Clock = utc_now
-    represents_minutes: Optional[float] = None
+    represents_minutes: float | None = None
     origin: str = "live"
     # the scan already made (the one that chose this machine over --fallback-replay): devices() does not repeat it
-    scanned: Optional[Sequence[ScanEntry]] = None
+    scanned: Sequence[ScanEntry] | None = None
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
-    interrupted: Optional[str] = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
-    _runner: Optional[Runner] = None
-    _store: Optional[Store] = None
+    interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
+    _runner: Runner | None = None
+    _store: Store | None = None
     _store_writes: bool = False  # the open store may be written (created, upgraded)
     _read_failed: bool = False
     _scan_volumes: list[tuple[str, str]] = field(default_factory=list)  # RAID volumes the scan met (every Assessed)
@@ -172,7 +172,7 @@ class Session:
             raise SsdwearError("no way to run nvme-cli here")
         return self.nvme_runner_factory()
 
-    def store(self, write: bool = False) -> Optional[Store]:
+    def store(self, write: bool = False) -> Store | None:
         """The history store, opened on first use (sqlite3 is not imported by runs without history).
 
         For reading it is never created or changed: no database means no history, and one that cannot be read
@@ -208,7 +208,7 @@ class Session:
 
     # -- finding and reading drives ------------------------------------------------------------
 
-    def devices(self, names: Sequence[str], device_type: Optional[str] = None) -> list[Target]:
+    def devices(self, names: Sequence[str], device_type: str | None = None) -> list[Target]:
         """Devices named on the command line, else the config's list, else every drive smartctl finds (found_in).
 
         A name or -d type that smartctl would take for an option (a leading '-') or that carries control

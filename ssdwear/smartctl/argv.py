@@ -3,10 +3,8 @@ the recorded fixtures (replay.fixture_name)."""
 
 from __future__ import annotations
 
-from typing import Optional
 
-
-def read_args(device: str, device_type: Optional[str], json: bool = True, wake: bool = False) -> list[str]:
+def read_args(device: str, device_type: str | None, json: bool = True, wake: bool = False) -> list[str]:
     args = ["--json=c", "-x"] if json else ["-x"]
     if not wake:
         args += ["-n", "standby"]
@@ -15,15 +13,15 @@ def read_args(device: str, device_type: Optional[str], json: bool = True, wake: 
     return [*args, device]
 
 
-def identity_args(device: str, device_type: Optional[str], json: bool = True) -> list[str]:
+def identity_args(device: str, device_type: str | None, json: bool = True) -> list[str]:
     return [*(["--json=c"] if json else []), "-i", *(["-d", device_type] if device_type else []), device]
 
 
-def reset_args(device: str, device_type: Optional[str]) -> list[str]:
+def reset_args(device: str, device_type: str | None) -> list[str]:
     return ["-t", "vendor,0x40", *(["-d", device_type] if device_type else []), device]
 
 
-def log_page_args(device: str, device_type: Optional[str], page: int, size: int = 0x200) -> list[str]:
+def log_page_args(device: str, device_type: str | None, page: int, size: int = 0x200) -> list[str]:
     """An NVMe log page as smartctl's hex dump. Both numbers must be hex with 0x: smartctl rejects `,512`."""
     return ["-l", f"nvmelog,0x{page:02x},0x{size:x}", *(["-d", device_type] if device_type else []), device]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Optional, Union
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError, ParseError
@@ -45,7 +44,7 @@ def says_raid_volume(said: str) -> bool:
     return any(hint in said.lower() for hint in RAID_HINTS)
 
 
-def _raid_hint(device: str, said: str) -> Optional[DriveError]:
+def _raid_hint(device: str, said: str) -> DriveError | None:
     if says_raid_volume(said):
         return DriveError(device, f"smartctl: {said}", kind="raid-volume")  # RaidVolume.note says the rest
     return None
@@ -84,7 +83,7 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
     return DriveError(device, f"smartctl rejected the command line: {said or 'no reason given'}", kind="read")
 
 
-def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, wake: bool = False) -> Snapshot:
+def read_drive(runner: Runner, device: str, device_type: str | None = None, wake: bool = False) -> Snapshot:
     """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0. On the drives
     whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page."""
     snap = _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
@@ -92,7 +91,7 @@ def read_drive(runner: Runner, device: str, device_type: Optional[str] = None, w
     return snap if page is None else _with_log_page(runner, snap, device, device_type, page)
 
 
-def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: Optional[str], page: int
+def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str | None, page: int
                    ) -> Snapshot:
     """The snapshot with the log page added; when it cannot be read, with a note saying why: the drive's other
     figures stand, whether the call failed or hung until it was killed at the timeout."""
@@ -100,7 +99,7 @@ def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: Opt
         result = runner.run(log_page_args(device, device_type, page))
     except DriveError as exc:
         return _without_page(snap, page, exc.message)
-    dump: Optional[bytes] = None
+    dump: bytes | None = None
     if not result.status & (BIT_CMDLINE | BIT_OPEN):
         try:
             dump = parse_output(result.stdout, source=device, device=device).nvme_logs.get(page)
@@ -116,13 +115,13 @@ def _without_page(snap: Snapshot, page: int, why: str) -> Snapshot:
                                       "no timed-workload window"))
 
 
-def identify(runner: Runner, device: str, device_type: Optional[str] = None) -> Snapshot:
+def identify(runner: Runner, device: str, device_type: str | None = None) -> Snapshot:
     """The drive's identity only (`smartctl -i`): read again just before a vendor command, to be sure the
     drive behind the name is still the one the guard looked at."""
     return _read(runner, device, device_type, lambda json: identity_args(device, device_type, json=json))
 
 
-def _read(runner: Runner, device: str, device_type: Optional[str], make_args: Callable[[bool], list[str]]
+def _read(runner: Runner, device: str, device_type: str | None, make_args: Callable[[bool], list[str]]
           ) -> Snapshot:
     result = runner.run(make_args(True))
     if result.status & BIT_CMDLINE and b"UNRECOGNIZED OPTION" in result.stdout + result.stderr:
@@ -156,7 +155,7 @@ def scan(runner: Runner) -> list[ScanEntry]:
         return []
 
 
-def reset_timer(runner: Runner, device: str, device_type: Optional[str]) -> CallResult:
+def reset_timer(runner: Runner, device: str, device_type: str | None) -> CallResult:
     """Send SMART EXECUTE OFF-LINE IMMEDIATE subcommand 40h (`smartctl -t vendor,0x40`). The caller guards."""
     result = runner.run(reset_args(device, device_type))
     if result.status & BIT_OPEN:
@@ -182,15 +181,15 @@ def reset_nvme_timer(runner: Runner, device: str) -> CallResult:
                      kind="rejected")
 
 
-Outcome = Union[Snapshot, DriveError]
+Outcome = Snapshot | DriveError
 
 
-def read_many(runner: Runner, devices: Sequence[tuple[str, Optional[str]]], workers: int = DEFAULT_WORKERS,
-              wake: bool = False, reader: Optional[Callable[..., Snapshot]] = None) -> list[Outcome]:
+def read_many(runner: Runner, devices: Sequence[tuple[str, str | None]], workers: int = DEFAULT_WORKERS,
+              wake: bool = False, reader: Callable[..., Snapshot] | None = None) -> list[Outcome]:
     """Read drives in parallel with a bounded pool; a drive that fails is returned as its DriveError."""
     read = reader or read_drive
 
-    def one(item: tuple[str, Optional[str]]) -> Outcome:
+    def one(item: tuple[str, str | None]) -> Outcome:
         try:
             return read(runner, item[0], item[1], wake)
         except DriveError as exc:

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, NamedTuple, Optional
+from typing import Any, NamedTuple
 
 from ssdwear.model.records import MINUTES_PER_YEAR
 
@@ -49,7 +49,7 @@ CALIBRATION_FILE = Path(__file__).resolve().parent / "calibration.json"
 class Reading(NamedTuple):
     power_on_hours: float
     used_percent: float
-    host_bytes_written: Optional[float] = None
+    host_bytes_written: float | None = None
 
 
 @dataclass(frozen=True)
@@ -97,8 +97,8 @@ class RateForecast:
     wear_class: str  # calibration class, e.g. 'single|u5', 'multi|u5nvme'
     mode: str  # 'single' (lifetime average) or 'multi' (several readings)
     lifetime: float  # lifetime average at the step midpoint (before any multiplier)
-    recent: Optional[float] = None  # the indicator's movement over the readings' span
-    write_calibrated: Optional[float] = None  # lifetime wear per byte x recent bytes per hour
+    recent: float | None = None  # the indicator's movement over the readings' span
+    write_calibrated: float | None = None  # lifetime wear per byte x recent bytes per hour
     weight_recent: float = 0.0
     moved_steps: float = 0.0  # indicator steps moved over the readings
     span_hours: float = 0.0  # power-on hours the readings span
@@ -130,7 +130,7 @@ def lifetime_rate(hours: float, used: float, step: float, h0_hours: float) -> fl
     return (used + step / 2) / hours
 
 
-def _write_factor(window: Sequence[Reading]) -> Optional[float]:
+def _write_factor(window: Sequence[Reading]) -> float | None:
     """Recent bytes per hour / lifetime bytes per hour; None when the byte counter is missing or went down."""
     first, last = window[0], window[-1]
     b0, b1 = first.host_bytes_written, last.host_bytes_written
@@ -172,8 +172,8 @@ class Estimate:
     wear_class: str
     used: float  # the latest reading's percent used
     lifetime: float
-    recent: Optional[float] = None
-    write_calibrated: Optional[float] = None
+    recent: float | None = None
+    write_calibrated: float | None = None
     weight_recent: float = 0.0
     moved_steps: float = 0.0
     span_hours: float = 0.0
@@ -181,7 +181,7 @@ class Estimate:
 
 
 def estimate(readings: Sequence[Reading], step: float, interface: str, h0_hours: float, prior_steps: float,
-             min_span_hours: float) -> Optional[Estimate]:
+             min_span_hours: float) -> Estimate | None:
     """The uncalibrated central rate (see the module docstring); None when no reading has power-on time."""
     rs = clean(readings)
     if not rs:
@@ -203,7 +203,7 @@ def estimate(readings: Sequence[Reading], step: float, interface: str, h0_hours:
                     life, recent, written, weight, moved, span, len(rs))
 
 
-def too_early(readings: Sequence[Reading], table: Optional[Calibration] = None) -> Optional[str]:
+def too_early(readings: Sequence[Reading], table: Calibration | None = None) -> str | None:
     """Why these readings are too early to project from (None when they are not): the latest shows wear at fewer
     power-on hours than the calibrated minimum, below which a young drive's wear so far says little about its
     pace (in the series, the lifetime average's 80 % interval covered 56-66 % of such drives; bench/calibrate.py).
@@ -219,8 +219,8 @@ def too_early(readings: Sequence[Reading], table: Optional[Calibration] = None) 
 
 
 def rate_forecast(readings: Sequence[Reading], step: float = 1.0, interface: str = "",
-                  level: float = DEFAULT_LEVEL, horizon_hours: Optional[float] = None,
-                  table: Optional[Calibration] = None) -> Optional[RateForecast]:
+                  level: float = DEFAULT_LEVEL, horizon_hours: float | None = None,
+                  table: Calibration | None = None) -> RateForecast | None:
     """The central rate and its interval at `level` from one drive's readings of one wear indicator.
 
     `horizon_hours` None gives the interval for years left; a number gives the interval for the reading that
@@ -253,7 +253,7 @@ def rate_forecast(readings: Sequence[Reading], step: float = 1.0, interface: str
 
 
 def long_multipliers(used: float, moved: float, interface: str, level: float = DEFAULT_LEVEL,
-                     table: Optional[Calibration] = None) -> tuple[float, float, str]:
+                     table: Calibration | None = None) -> tuple[float, float, str]:
     """(low, high, class): the calibrated long-horizon range of the realized future rate over a rate measured
     across several readings (or a window between two), for a drive at `used` percent whose indicator moved
     `moved` steps; the class it came from."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, Projection, Trend
 from ssdwear.model.units import human_years
@@ -34,7 +34,7 @@ class Rate:
         return cls(fc.central * HOURS_PER_YEAR, fc.low * HOURS_PER_YEAR, fc.high * HOURS_PER_YEAR)
 
 
-def timed_workload_rate(e2h_steps: int, window_minutes: float, represents_minutes: Optional[float] = None) -> Rate:
+def timed_workload_rate(e2h_steps: int, window_minutes: float, represents_minutes: float | None = None) -> Rate:
     """Rate from Intel's timed workload: E2h (1/1024 %) worn during a window of E4h power-on minutes.
 
     `represents_minutes` is the real time the window stands for (the seed's 60-minute loop = 1 day);
@@ -63,7 +63,7 @@ def calibrated_window_rate(rate: Rate, used_percent: float, e2h_steps: int, inte
     return Rate(rate.per_year, min(rate.low, rate.per_year * lo), max(rate.high, rate.per_year * hi)), cls
 
 
-def years_left(percent_left: float, per_year: float) -> Optional[float]:
+def years_left(percent_left: float, per_year: float) -> float | None:
     """Years until `percent_left` more percent are worn at `per_year`; 0 when nothing is left; None = unbounded."""
     if percent_left <= 0:
         return 0.0
@@ -72,9 +72,9 @@ def years_left(percent_left: float, per_year: float) -> Optional[float]:
     return percent_left / per_year
 
 
-def rate_projection(rate: Rate, used_percent: Optional[float], method: str, basis: str, level: Optional[float],
-            rates: Optional[Mapping[str, float]] = None, trend: Optional[Trend] = None,
-            wear_class: Optional[str] = None) -> Projection:
+def rate_projection(rate: Rate, used_percent: float | None, method: str, basis: str, level: float | None,
+            rates: Mapping[str, float] | None = None, trend: Trend | None = None,
+            wear_class: str | None = None) -> Projection:
     """Years for a new drive (100 / rate) and years remaining ((100 - used) / rate), each with its interval:
     the high rate gives the low years, the low rate the high years."""
     left = None if used_percent is None else max(100.0 - used_percent, 0.0)
@@ -101,7 +101,7 @@ def forecast_rates(fc: RateForecast) -> dict[str, float]:
     return out
 
 
-def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Optional[Trend]:
+def trend(recent: Rate, lifetime: Rate, used_percent: float | None) -> Trend | None:
     """Wear speeding up (or slowing down): the recent rate's interval lies wholly above (below) the lifetime
     average's. None when they overlap, or when the lifetime indicator is unknown or still 0 (then it says only
     that less than one step has worn, and its interval is the population's, not the drive's)."""
@@ -118,7 +118,7 @@ def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Option
         return None  # nothing left to run out faster or slower
     at_recent, at_lifetime = years_left(left, recent.per_year), years_left(left, lifetime.per_year)
 
-    def years(y: Optional[float]) -> str:
+    def years(y: float | None) -> str:
         return "no end in sight" if y is None else f"{human_years(y)} years"
 
     return Trend(direction, at_recent, at_lifetime,
@@ -126,7 +126,7 @@ def trend(recent: Rate, lifetime: Rate, used_percent: Optional[float]) -> Option
 
 
 def forecast_projection(readings: Sequence[Reading], step: float, interface: str, method: str, basis: str,
-                        level: float, used_percent: Optional[float] = None) -> Optional[Projection]:
+                        level: float, used_percent: float | None = None) -> Projection | None:
     """The calibrated projection from one drive's readings of one indicator (forecast.py), with the trend when
     several readings and the lifetime average disagree. `used_percent` defaults to the latest reading's.
 
@@ -191,11 +191,11 @@ class Point(NamedTuple):
     power_on_hours: float
     used_percent: float
     step: float
-    fine_percent: Optional[float]
-    host_bytes_written: Optional[float]
+    fine_percent: float | None
+    host_bytes_written: float | None
 
 
-def finer_readings(points: Sequence[Point]) -> Optional[list[Reading]]:
+def finer_readings(points: Sequence[Point]) -> list[Reading] | None:
     """The readings of the finer counter when every point has one that counts the same wear as its indicator
     (same_wear) and it never went back: its movement is the recent rate, at its own resolution (forecast.py then
     weighs it far above the write-calibrated rate: one 1/1024 % step is worth k x step / W hours). None when the

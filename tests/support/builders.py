@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 from ssdwear.model.records import DEVSTAT_PERCENT_USED, Attribute, DevStat, NvmeHealth, Snapshot
 
 
@@ -12,8 +10,8 @@ def attr(attr_id: int, raw: int, value: int = 100, name: str = "") -> Attribute:
                      raw_string=str(raw))
 
 
-def ata(model: str, attrs: list[Attribute], poh: Optional[float] = 1000, devstat_used: Optional[int] = None,
-        serial: str = "SERIAL1", device: str = "/dev/sda", rotation: int = 0, family: Optional[str] = None,
+def ata(model: str, attrs: list[Attribute], poh: float | None = 1000, devstat_used: int | None = None,
+        serial: str = "SERIAL1", device: str = "/dev/sda", rotation: int = 0, family: str | None = None,
         **extra) -> Snapshot:
     devstats = {}
     if devstat_used is not None:

@@ -5,7 +5,7 @@ exception other than the exit, no internal error (unless the test provokes one).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional
+from typing import Any
 
 from click.testing import CliRunner, Result
 
@@ -15,8 +15,8 @@ from ssdwear.cli.main import cli
 from .clock import T0
 
 
-def ssdwear_cli(args: Sequence[str], app: Optional[App] = None, *, runner: Any = None,
-                env: Optional[Mapping[str, Optional[str]]] = None, input: Optional[str] = None,
+def ssdwear_cli(args: Sequence[str], app: App | None = None, *, runner: Any = None,
+                env: Mapping[str, str | None] | None = None, input: str | None = None,
                 internal_error_ok: bool = False) -> Result:
     """`ssdwear ARGS` with `app` (default: App(clock=T0), with `runner` answering the smartctl calls)."""
     result = CliRunner().invoke(cli, list(args), obj=app or App(clock=lambda: T0, runner=runner), env=env,

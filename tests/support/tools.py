@@ -10,7 +10,6 @@ import subprocess
 import time
 import urllib.request
 from pathlib import Path
-from typing import Optional
 
 import pytest
 
@@ -28,7 +27,7 @@ def require(name: str, *alternatives: str) -> str:
     raise AssertionError("unreachable")
 
 
-def optional(name: str) -> Optional[str]:
+def optional(name: str) -> str | None:
     return shutil.which(name)
 
 

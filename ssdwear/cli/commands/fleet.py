@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 @device_type_option
 @click.option("--textfile", metavar="DIR",
               help="Also write DIR/ssdwear.prom (atomically) for node_exporter. Default: the config's textfile_dir.")
-def sample(app: App, devices: tuple[str, ...], device_type: Optional[str], textfile: Optional[str]) -> None:
+def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile: str | None) -> None:
     """Read every drive, store one sample each (for cron, timers).
 
     Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
@@ -100,7 +100,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
 class NagiosCommand(Command):
     """A command whose usage errors are UNKNOWN (exit 3) in Nagios plugin terms, not click's exit 2."""
 
-    def make_context(self, info_name: Optional[str], args: list[str], parent: Optional[click.Context] = None,
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
@@ -135,8 +135,8 @@ def _threshold_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 @device_type_option
 @represents_option
 @_threshold_options
-def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
-          **levels: Optional[float]) -> None:
+def check(app: App, /, devices: tuple[str, ...], device_type: str | None, represents: float | None,
+          **levels: float | None) -> None:
     """Nagios/Icinga plugin: OK, WARNING, CRITICAL, UNKNOWN.
 
     Exit 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN. Line 1: the state, a short summary and a few
@@ -179,7 +179,7 @@ def check(app: App, /, devices: tuple[str, ...], device_type: Optional[str], rep
 @device_type_option
 @represents_option
 @format_option()
-def retire_check(app: App, target: str, device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
+def retire_check(app: App, target: str, device_type: str | None, represents: float | None, fmt: str) -> None:
     """Keep, watch or retire one drive, with the reasons.
 
     DEVICE|FILE is a device (read live) or a saved smartctl output. The exit code follows the verdict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import click
 
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ssdwear.model.records import DriveReport
 
 
-def _plan_sources(app: App, values: Sequence[str], device_type: Optional[str], represents: Optional[float]
+def _plan_sources(app: App, values: Sequence[str], device_type: str | None, represents: float | None
                   ) -> list[Measured]:
     """The drives `plan --from` names: saved outputs (FILE), drives read now (DEVICE, /dev/...) and drives known
     from the history (SERIAL, WWN or model; the database is only read, never created)."""
@@ -124,8 +124,8 @@ def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, 
 @device_type_option
 @represents_option
 @format_option()
-def plan(app: App, sources: tuple[str, ...], host_writes: Optional[str], patterns: tuple[str, ...], years: float,
-         spare: Optional[float], device_type: Optional[str], represents: Optional[float], fmt: str) -> None:
+def plan(app: App, sources: tuple[str, ...], host_writes: str | None, patterns: tuple[str, ...], years: float,
+         spare: float | None, device_type: str | None, represents: float | None, fmt: str) -> None:
     """Which drive lasts how long under this workload.
 
     Every candidate's projected years, sorted by fit. Exit status: 0 when at least one candidate

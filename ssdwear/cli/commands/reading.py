@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import click
 
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 @click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
               "by default report only reads the history. Config: record: true.")
 @format_option((*FORMATS, "prometheus"))
-def report(app: App, devices: tuple[str, ...], device_type: Optional[str], represents: Optional[float],
+def report(app: App, devices: tuple[str, ...], device_type: str | None, represents: float | None,
            record: bool, fmt: str) -> None:
     """Wear used, the measured window, rate and years left.
 
@@ -76,7 +76,7 @@ def report(app: App, devices: tuple[str, ...], device_type: Optional[str], repre
 @devices_argument
 @device_type_option
 @format_option()
-def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: str) -> None:
+def status(app: App, devices: tuple[str, ...], device_type: str | None, fmt: str) -> None:
     """Each drive's timed-workload window so far: valid yet?
 
     \b
@@ -113,7 +113,7 @@ def status(app: App, devices: tuple[str, ...], device_type: Optional[str], fmt: 
               "into one series. Otherwise only a serial or WWN joins files.")
 @represents_option
 @format_option((*FORMATS, "prometheus"))
-def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, represents: Optional[float],
+def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, represents: float | None,
             fmt: str) -> None:
     """Report wear from saved smartctl outputs.
 
@@ -145,7 +145,7 @@ def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, rep
 @click.option("--since", type=DURATION, metavar="DURATION",
               help="Only samples this recent (e.g. 30d, 1y; 1 s to 100 years).")
 @format_option((*FORMATS, "csv"))
-def history(app: App, drive: Optional[str], since: Optional[float], fmt: str) -> None:
+def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     """List the stored drives, or chart one drive's samples.
 
     Without DRIVE, the drives the history holds; with one, a terminal chart of its wear and writes,

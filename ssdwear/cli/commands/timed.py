@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING
 
 import click
 
@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
 
 @contextmanager
-def resetting(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, command: str,
-              represents: Optional[float] = None) -> Iterator[tuple[Session, Devices]]:
+def resetting(app: App, devices: tuple[str, ...], device_type: str | None, all_: bool, command: str,
+              represents: float | None = None) -> Iterator[tuple[Session, Devices]]:
     """The session of a command that resets timers and the drives it resets: the ones named, or with --all every
     drive found (one of the two); this machine's drives only (--fallback-replay is refused)."""
     if devices and all_:
@@ -86,7 +86,7 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
               "skipped, with the reason.")
 @click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
 @format_option()
-def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, force: bool, fmt: str) -> None:
+def start(app: App, devices: tuple[str, ...], device_type: str | None, all_: bool, force: bool, fmt: str) -> None:
     """Reset Intel's timed-workload timer (E4h) and record it.
 
     The reset and a baseline sample are stored in the history.
@@ -128,8 +128,8 @@ def start(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: 
 @click.option("--force", is_flag=True, help="As for start.")
 @represents_option
 @format_option()
-def measure(app: App, devices: tuple[str, ...], device_type: Optional[str], all_: bool, duration: float,
-            poll: float, force: bool, represents: Optional[float], fmt: str) -> None:
+def measure(app: App, devices: tuple[str, ...], device_type: str | None, all_: bool, duration: float,
+            poll: float, force: bool, represents: float | None, fmt: str) -> None:
     """Reset the timer, wait until the window is valid, report.
 
     The wait shows a progress bar.

@@ -8,7 +8,6 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
-from typing import Optional
 
 from ssdwear.model.errors import StoreError
 from ssdwear.model.process import is_root
@@ -36,7 +35,7 @@ def store_error(path: Path, exc: BaseException, doing: str) -> StoreError:
                           "writable file")
     return StoreError(f"history database {path}: {text} while {doing}")
 
-def lstat(path: Path) -> Optional[os.stat_result]:
+def lstat(path: Path) -> os.stat_result | None:
     try:
         return os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):

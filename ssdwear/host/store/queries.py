@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Optional, TypeVar
+from typing import Any, TypeVar
 
 from ssdwear.model.errors import SsdwearError, StoreError
 from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, StoredDrive
@@ -41,7 +41,7 @@ def _dt(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
-def _until(when: Optional[datetime]) -> int:
+def _until(when: datetime | None) -> int:
     return _ms(when) if when else 2**62
 
 
@@ -201,7 +201,7 @@ class Store:
                          (key, drive.model, drive.serial, drive.wwn, drive.interface, t, t))
         return int(cur.lastrowid or 0)
 
-    def _source_id(self, db: sqlite3.Connection, name: Optional[str]) -> Optional[int]:
+    def _source_id(self, db: sqlite3.Connection, name: str | None) -> int | None:
         if name is None:
             return None
         if name not in self._source_ids:
@@ -209,13 +209,13 @@ class Store:
             self._source_ids[name] = int(db.execute("SELECT id FROM sources WHERE name = ?", (name,)).fetchone()[0])
         return self._source_ids[name]
 
-    def add_sample(self, drive: DriveId, sample: Sample, device: Optional[str] = None) -> None:
+    def add_sample(self, drive: DriveId, sample: Sample, device: str | None = None) -> None:
         """Store one sample in one transaction (and note which drive sits behind `device`)."""
         rejected = self.add_samples([(drive, sample, device)])
         if rejected:
             raise StoreError(f"sample of {_key(drive)} not stored in {self.path}: {rejected[_key(drive)]}")
 
-    def add_samples(self, rows: Sequence[tuple[DriveId, Sample, Optional[str]]]) -> dict[str, str]:
+    def add_samples(self, rows: Sequence[tuple[DriveId, Sample, str | None]]) -> dict[str, str]:
         """Store several samples (drive, sample, the device it was read at) in one transaction. A drive whose sample
         cannot be stored (values that do not fit) is left out and returned as {key: why}; a damaged or unwritable
         database is a StoreError."""
@@ -233,7 +233,7 @@ class Store:
         result: dict[str, str] = self._transaction(write)
         return result
 
-    def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: Optional[str]) -> None:
+    def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None) -> None:
         t = _ms(s.at)
         values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
                   s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors)
@@ -257,7 +257,7 @@ class Store:
                        "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen",
                        (device, drive_id, t))
 
-    def record_reset(self, drive: DriveId, at: datetime, device: Optional[str], power_on_hours: Optional[float],
+    def record_reset(self, drive: DriveId, at: datetime, device: str | None, power_on_hours: float | None,
                      baseline: dict[str, Any]) -> None:
         def write(db: sqlite3.Connection) -> None:
             drive_id = self._drive_id(db, drive, _ms(at))
@@ -284,7 +284,7 @@ class Store:
     # Reading "the last" reset or sample takes the clock rule's `until` (now): rows dated after it were stored with
     # the clock ahead and are not the last (assess/history.py; `dated_after` counts them for the warning).
 
-    def last_reset(self, key: str, until: Optional[datetime] = None) -> Optional[ResetRecord]:
+    def last_reset(self, key: str, until: datetime | None = None) -> ResetRecord | None:
         rows = self._read("SELECT r.t, r.device, r.poh FROM resets r JOIN drives d ON d.id = r.drive_id "
                           "WHERE d.key = ? AND r.t <= ? ORDER BY r.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
@@ -292,7 +292,7 @@ class Store:
         t, device, poh = rows[0]
         return ResetRecord(at=_dt(t), device=device, power_on_hours=poh)
 
-    def last_look(self, key: str, until: Optional[datetime] = None) -> Optional[LastLook]:
+    def last_look(self, key: str, until: datetime | None = None) -> LastLook | None:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
                           "WHERE d.key = ? AND s.t <= ? ORDER BY s.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
@@ -307,12 +307,12 @@ class Store:
                           "WHERE d.key = ?", (t, t, key))
         return int(rows[0][0]) if rows else 0
 
-    def serial_at(self, device: str) -> Optional[str]:
+    def serial_at(self, device: str) -> str | None:
         rows = self._read("SELECT d.serial FROM devices v JOIN drives d ON d.id = v.drive_id WHERE v.device = ?",
                           (device,))
         return rows[0][0] if rows else None
 
-    def samples(self, key: str, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[Sample]:
+    def samples(self, key: str, since: datetime | None = None, until: datetime | None = None) -> list[Sample]:
         rows = self._read(
             "SELECT s.t, s.poh, s.used, src.name, s.host_w, s.host_r, s.nand_w, s.e2, s.e3, s.e4, s.spare, "
             "s.media_err FROM samples s JOIN drives d ON d.id = s.drive_id LEFT JOIN sources src "
@@ -320,7 +320,7 @@ class Store:
             (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
 
-    def drive_list(self, since: Optional[datetime] = None, until: Optional[datetime] = None) -> list[StoredDrive]:
+    def drive_list(self, since: datetime | None = None, until: datetime | None = None) -> list[StoredDrive]:
         """Every drive held, with its samples between `since` and `until` counted (first and last sample time) and
         the device path it was last seen at."""
         rows = self._read(

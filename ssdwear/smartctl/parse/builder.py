@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.model.records import (
     DEVSTAT_PERCENT_USED,
@@ -60,29 +60,29 @@ class Builder:
     def __init__(self, source: str) -> None:
         self.source = source
         self.interface = "unknown"
-        self.device: Optional[str] = None
-        self.device_type: Optional[str] = None
-        self.model: Optional[str] = None
-        self.model_family: Optional[str] = None
-        self.serial: Optional[str] = None
-        self.wwn: Optional[str] = None
-        self.firmware: Optional[str] = None
-        self.capacity_bytes: Optional[int] = None
-        self.logical_sector_size: Optional[int] = None
-        self.rotation_rate: Optional[int] = None
-        self.smartctl_version: Optional[str] = None
-        self.smart_available: Optional[bool] = None
-        self.smart_enabled: Optional[bool] = None
-        self.smart_passed: Optional[bool] = None
-        self.power_on_hours: Optional[float] = None
-        self.power_cycles: Optional[int] = None
-        self.local_time: Optional[datetime] = None
+        self.device: str | None = None
+        self.device_type: str | None = None
+        self.model: str | None = None
+        self.model_family: str | None = None
+        self.serial: str | None = None
+        self.wwn: str | None = None
+        self.firmware: str | None = None
+        self.capacity_bytes: int | None = None
+        self.logical_sector_size: int | None = None
+        self.rotation_rate: int | None = None
+        self.smartctl_version: str | None = None
+        self.smart_available: bool | None = None
+        self.smart_enabled: bool | None = None
+        self.smart_passed: bool | None = None
+        self.power_on_hours: float | None = None
+        self.power_cycles: int | None = None
+        self.local_time: datetime | None = None
         self.attributes: dict[int, Attribute] = {}
         self.devstats: dict[tuple[int, int], DevStat] = {}
         self.nvme: dict[str, int] = {}  # NvmeHealth field -> value
         self.scsi: dict[str, int] = {}  # ScsiHealth field -> value
         self.nvme_logs: dict[int, bytes] = {}  # NVMe log pages smartctl dumped, by log id
-        self.exit_status: Optional[int] = None
+        self.exit_status: int | None = None
         self.messages: list[str] = []
         self._seen_messages: set[str] = set()
         self._messages_dropped = False
@@ -145,7 +145,7 @@ class Builder:
             bad("power cycles", self.power_cycles)
             self.power_cycles = None
 
-    def _power_on_hours(self) -> tuple[Optional[float], bool]:
+    def _power_on_hours(self) -> tuple[float | None, bool]:
         """The power-on hours to keep, and whether they can be trusted. One plausibility rule (plausible_hours)
         for every source: attribute 9 in all its forms, NVMe, SCSI, JSON's power_on_time, and Device Statistics
         'Power-on Hours' (a standard statistic), which replaces a value that is implausible or disagrees with it,
@@ -176,7 +176,7 @@ class Builder:
             return ds_hours, True
         return poh, True
 
-    def build(self, device: Optional[str], device_type: Optional[str]) -> Snapshot:
+    def build(self, device: str | None, device_type: str | None) -> Snapshot:
         self._check_ranges()
         poh, trusted = self._power_on_hours()
         nvme = NvmeHealth(**self.nvme) if self.nvme else None

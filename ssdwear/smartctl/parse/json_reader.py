@@ -13,7 +13,7 @@ import json
 import math
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import Attribute, DevStat
@@ -76,7 +76,7 @@ _JSON_FAIL = {"": "", "now": "FAILING_NOW", "past": "In_the_past"}
 # Values
 
 
-def _json_wwn(v: object) -> Optional[str]:
+def _json_wwn(v: object) -> str | None:
     d = jdict(v)
     naa, oui, ident = jint(d.get("naa")), jint(d.get("oui")), jint(d.get("id"))
     if naa is None or oui is None or ident is None:
@@ -86,7 +86,7 @@ def _json_wwn(v: object) -> Optional[str]:
     return f"{naa:x}{oui:06x}{ident:09x}"
 
 
-def _json_local_time(v: object, notes: list[str]) -> Optional[datetime]:
+def _json_local_time(v: object, notes: list[str]) -> datetime | None:
     d = jdict(v)
     t = jint(d.get("time_t"))
     if t is None or t == _PLACEHOLDER_TIME_T or not 0 < t < 253402300800:
@@ -101,7 +101,7 @@ def _json_local_time(v: object, notes: list[str]) -> Optional[datetime]:
     return dt
 
 
-def _json_gigabytes(v: object) -> Optional[int]:
+def _json_gigabytes(v: object) -> int | None:
     if isinstance(v, str):
         return gigabytes_to_bytes(v)
     if isinstance(v, bool):

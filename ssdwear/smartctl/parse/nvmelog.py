@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Optional
 
 HEADER = re.compile(r"NVMe Log 0x([0-9a-fA-F]{2}) \(0x([0-9a-fA-F]{1,5}) bytes\)$")
 MAX_LOG_BYTES = 0x4000  # the most smartctl reads (smartctl.8: SIZE from 0x4 to 0x4000)
@@ -27,10 +26,10 @@ class Dump:
     log_id: int
     size: int
     data: bytearray = field(default_factory=bytearray)
-    damaged: Optional[str] = None
+    damaged: str | None = None
 
 
-def start(m: re.Match[str]) -> Optional[Dump]:
+def start(m: re.Match[str]) -> Dump | None:
     """The dump a header line opens, or None for a size smartctl cannot print."""
     size = int(m.group(2), 16)
     return Dump(int(m.group(1), 16), size) if 0 < size <= MAX_LOG_BYTES else None
@@ -43,7 +42,7 @@ class Dumps:
 
     kept: list[Dump] = field(default_factory=list)
     more: int = 0
-    current: Optional[Dump] = None  # the dump whose rows follow (one beyond the limit reads its rows into nothing)
+    current: Dump | None = None  # the dump whose rows follow (one beyond the limit reads its rows into nothing)
 
     def open(self, m: re.Match[str]) -> bool:
         """Start the dump a header line opens; False for a size smartctl cannot print."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Optional
 
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ScanEntry
@@ -29,7 +28,7 @@ def parse_scan_entries(data: bytes | str) -> list[ScanEntry]:
     try:
         text = decode(data)
         out: list[ScanEntry] = []
-        seen: set[tuple[str, Optional[str]]] = set()
+        seen: set[tuple[str, str | None]] = set()
 
         def add(entry: ScanEntry) -> None:
             if (entry.name, entry.type) not in seen:

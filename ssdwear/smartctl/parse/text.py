@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional
 
 from ssdwear.model.errors import ParseError
 
@@ -127,9 +126,9 @@ class Section:
     header: re.Pattern[str]
     enter: Callable[[TextParser, re.Match[str]], bool] = _accept
     table: bool = True
-    rows: Optional[Callable[[TextParser, str], bool]] = None
+    rows: Callable[[TextParser, str], bool] | None = None
     through_blanks: bool = False
-    cut_note: Optional[str] = None
+    cut_note: str | None = None
 
 
 def _start_of(p: TextParser, m: re.Match[str]) -> bool:
@@ -243,8 +242,8 @@ _HEADERS = _by_first_character(SECTIONS)
 class TextParser:
     def __init__(self, b: Builder) -> None:
         self.b = b
-        self.table: Optional[Section] = None  # the table the reader is in
-        self.last_table: Optional[Section] = None  # table the last non-blank line arrived in (truncation check)
+        self.table: Section | None = None  # the table the reader is in
+        self.last_table: Section | None = None  # table the last non-blank line arrived in (truncation check)
         self.seen: set[str] = set()  # names of the tables whose header was read
         self.ended: set[str] = set()  # names of the tables whose end was read (legend, or a read failure)
         self.banner = False
@@ -255,12 +254,12 @@ class TextParser:
         self.model_number = False
         self.device_model = False
         self.scsi_marker = False
-        self.vendor: Optional[str] = None
-        self.product: Optional[str] = None
-        self.total_nvm_capacity: Optional[int] = None
-        self.namespace_capacity: Optional[int] = None
-        self.user_capacity: Optional[int] = None
-        self.poh_scsi: Optional[float] = None
+        self.vendor: str | None = None
+        self.product: str | None = None
+        self.total_nvm_capacity: int | None = None
+        self.namespace_capacity: int | None = None
+        self.user_capacity: int | None = None
+        self.poh_scsi: float | None = None
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
         self.dumps = nvmelog.Dumps()

@@ -11,7 +11,7 @@ import codecs
 import math
 import re
 from datetime import datetime, timedelta, timezone
-from typing import Any, Optional
+from typing import Any
 
 from ssdwear.model.escape import visible, visible_text
 from ssdwear.model.records import Attribute
@@ -73,7 +73,7 @@ _HEX_RE = re.compile(r"0[xX]([0-9a-fA-F]+)")
 _GB_RE = re.compile(r"([0-9][0-9,.'’\u202f\u00a0]*)")
 
 
-def grouped_int(text: str) -> Optional[int]:
+def grouped_int(text: str) -> int | None:
     """The leading integer of ``text``, whatever thousands separator it was printed with.
 
     '2,603,733,369 [1.33 PB]' -> 2603733369, '5.809' -> 5809, '12 000 138 625 024 bytes' -> 12000138625024,
@@ -94,7 +94,7 @@ def grouped_int(text: str) -> Optional[int]:
     return int(digits)
 
 
-def hex_or_int(text: str) -> Optional[int]:
+def hex_or_int(text: str) -> int | None:
     """'0x04' -> 4, '12' -> 12, '1,356' -> 1356."""
     s = text.strip()
     m = _HEX_RE.match(s)
@@ -105,7 +105,7 @@ def hex_or_int(text: str) -> Optional[int]:
     return grouped_int(s)
 
 
-def raw_int(text: str) -> Optional[int]:
+def raw_int(text: str) -> int | None:
     """Leading number of an attribute RAW_VALUE: decimal, or hex when it starts with 0x (no separators)."""
     m = _LEAD_RAW_RE.match(text.strip())
     if m is None:
@@ -118,12 +118,12 @@ def raw_int(text: str) -> Optional[int]:
     return int(token)
 
 
-def small_int(text: str) -> Optional[int]:
+def small_int(text: str) -> int | None:
     """VALUE/WORST/THRESH: '096' -> 96, '---' -> None."""
     return int(text) if text.isdigit() and len(text) <= 3 else None
 
 
-def gigabytes_to_bytes(value: str) -> Optional[int]:
+def gigabytes_to_bytes(value: str) -> int | None:
     """SCSI 'Gigabytes processed [10^9 bytes]': '10311,154', '27805.729', '0.016' -> bytes.
 
     smartctl prints this with '%.3f' (the decimal mark follows the locale, no grouping), so the
@@ -150,7 +150,7 @@ _X_RUN_RE = re.compile(r"X{6,}")
 _ALL_MASK_RE = re.compile(r"[Xx*0\-_.]+")
 
 
-def clean_id(value: Optional[str]) -> Optional[str]:
+def clean_id(value: str | None) -> str | None:
     """Serial numbers (and redacted firmware strings): None when absent or masked."""
     if value is None:
         return None
@@ -160,14 +160,14 @@ def clean_id(value: Optional[str]) -> Optional[str]:
     return v
 
 
-def clean_str(value: object) -> Optional[str]:
+def clean_str(value: object) -> str | None:
     if not isinstance(value, str):
         return None
     v = value.strip()
     return v or None
 
 
-def text_wwn(value: str) -> Optional[str]:
+def text_wwn(value: str) -> str | None:
     """'5 5cd2e4 04ba3c1f2' -> '55cd2e404ba3c1f2'; None when truncated ('5 001517 ...') or malformed."""
     tokens = value.split()
     if len(tokens) != 3:
@@ -180,7 +180,7 @@ def text_wwn(value: str) -> Optional[str]:
     return joined
 
 
-def lu_id(value: str) -> Optional[str]:
+def lu_id(value: str) -> str | None:
     """SCSI 'Logical Unit id: 0x5002538b1184df60' -> '5002538b1184df60'."""
     v = value.strip().split()[0] if value.strip() else ""
     if v[:2] in ("0x", "0X"):
@@ -217,7 +217,7 @@ _TZ_MINUTES = {
 }  # fmt: skip
 
 
-def naive_asctime(text: str) -> Optional[tuple[datetime, Optional[str]]]:
+def naive_asctime(text: str) -> tuple[datetime, str | None] | None:
     m = _ASCTIME_RE.match(text.strip())
     if m is None:
         return None
@@ -231,7 +231,7 @@ def naive_asctime(text: str) -> Optional[tuple[datetime, Optional[str]]]:
     return dt, zone
 
 
-def _zone(zone: Optional[str]) -> Optional[timezone]:
+def _zone(zone: str | None) -> timezone | None:
     if zone is None:
         return None
     minutes = _TZ_MINUTES.get(zone.upper())
@@ -247,7 +247,7 @@ def _zone(zone: Optional[str]) -> Optional[timezone]:
     return timezone(timedelta(minutes=minutes))
 
 
-def parse_local_time(text: str, notes: list[str]) -> Optional[datetime]:
+def parse_local_time(text: str, notes: list[str]) -> datetime | None:
     """'Wed Mar 16 10:11:12 2022 UTC' -> aware datetime; None when masked ('--', 'Sun May ... 2022 +07')."""
     parsed = naive_asctime(text)
     if parsed is None:
@@ -266,7 +266,7 @@ def parse_local_time(text: str, notes: list[str]) -> Optional[datetime]:
 _HMS_RE = re.compile(r"([0-9]{1,15})h(?:\+([0-9]{1,6})m)?(?:\+([0-9]{1,9}(?:\.[0-9]{0,9})?)s)?")
 
 
-def attr9_hours(attr: Attribute) -> Optional[float]:
+def attr9_hours(attr: Attribute) -> float | None:
     """Hours from attribute 9: '55419', '18850 (8 107 0)', '18924h+45m+31.870s', minute/second variants."""
     m = _HMS_RE.match(attr.raw_string.strip())
     if m is not None:
@@ -300,7 +300,7 @@ def jlist(v: object) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
-def jint(v: object) -> Optional[int]:
+def jint(v: object) -> int | None:
     if isinstance(v, bool):
         return None
     if isinstance(v, int):
@@ -310,12 +310,12 @@ def jint(v: object) -> Optional[int]:
     return None
 
 
-def jpos(v: object) -> Optional[int]:
+def jpos(v: object) -> int | None:
     n = jint(v)
     return n if n is not None and n > 0 else None
 
 
-def jbool(v: object) -> Optional[bool]:
+def jbool(v: object) -> bool | None:
     return v if isinstance(v, bool) else None
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
-from typing import Optional
 
 import pytest
 from support.builders import ata, attr, nvme
@@ -27,7 +26,7 @@ DAY = timedelta(days=1)
 TB = 10**12
 
 
-def nvme_at(day: int, used: Optional[int], units_a_day: int = 1_000_000) -> Snapshot:
+def nvme_at(day: int, used: int | None, units_a_day: int = 1_000_000) -> Snapshot:
     """builders.nvme read `day` days (24 power-on hours each) after 10,000 h, writing `units_a_day` data units."""
     snap = nvme(used or 0, poh=10_000 + 24 * day, written_units=20_000_000 + units_a_day * day)
     assert snap.nvme is not None

@@ -11,7 +11,6 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Optional
 
 import pytest
 from support.corpus import FILES, Row, manifest_rows
@@ -63,7 +62,7 @@ def raw_int(value: str) -> int:
     return int(token, 16) if token.startswith("0x") else int(token)
 
 
-def norm_int(value: str) -> Optional[int]:
+def norm_int(value: str) -> int | None:
     return None if value.strip() == "---" else int(value)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Optional
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -35,7 +35,7 @@ FUZZ = settings(
 )
 
 
-def check(data: bytes | str, source: str = "fuzz.txt") -> Optional[Snapshot]:
+def check(data: bytes | str, source: str = "fuzz.txt") -> Snapshot | None:
     """The property itself: a Snapshot, or a one-line ParseError that is not the internal-error guard."""
     try:
         snap = parse_output(data, source)
