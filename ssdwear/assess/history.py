@@ -18,7 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ssdwear.drives import vendors
-from ssdwear.model.records import DriveReport, Sample
+from ssdwear.model.records import DriveReport, Sample, Snapshot
+from ssdwear.wear import calendar
 
 from .windowed import DriveReading, Windowed, windowed_projection
 
@@ -42,6 +43,24 @@ def _break(prev: Sample, cur: Sample) -> str | None:
         return (f"wear indicator went back at {cur.at:%Y-%m-%d %H:%M} ({prev.used_percent:g} % -> "
                 f"{cur.used_percent:g} %)")
     return None
+
+
+def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
+    """The sample a reading and its report make: what `sample` stores, and what an attribute log's line becomes."""
+    return Sample(
+        at=at,
+        power_on_hours=report.power_on_hours,
+        used_percent=report.used_percent,
+        used_source=report.used_source,
+        host_bytes_written=report.writes.host_bytes_written,
+        host_bytes_read=report.writes.host_bytes_read,
+        nand_bytes_written=report.writes.nand_bytes_written,
+        e2h=vendors.timed_raw(snap, 226),
+        e3h=vendors.timed_raw(snap, 227),
+        e4h=vendors.timed_raw(snap, 228),
+        available_spare=report.health.available_spare_percent,
+        media_errors=report.health.media_errors,
+    )
 
 
 def up_to(samples: Sequence[Sample], now: datetime) -> list[Sample]:
@@ -100,3 +119,53 @@ def history_windowed(samples: Sequence[Sample], latest: DriveReport, level: floa
         return result
     return replace(result, notes=(f"history: samples before this series skipped: {segment.cut_reason}",
                                   *result.notes))
+
+
+@dataclass(frozen=True)
+class Series:
+    """One drive's samples from one origin, with the newest report they are read by (its wear indicator now)."""
+
+    samples: Sequence[Sample]
+    latest: DriveReport
+    origin: str = "history"  # 'history' (the stored samples) or 'smartd:attrlog'
+    summary: str | None = None  # what the origin held, for the window's reason
+    notes: Sequence[str] = ()
+
+
+def _span(series: Series) -> float:
+    source = None if series.latest.used_at_least else series.latest.used_source
+    hours = [s.power_on_hours for s in series.samples if s.power_on_hours is not None
+             and (source is None or s.used_source == source)]
+    return max(hours) - min(hours) if len(hours) > 1 else 0.0
+
+
+def longer(a: Series, b: Series) -> Series:
+    """The series that reaches further back in power-on hours (of its indicator's readings); `a` on a tie. The
+    two are never mixed: their indicators, clocks and resolutions may differ."""
+    return b if _span(b) > _span(a) else a
+
+
+def series_windowed(series: Series, level: float, now: datetime) -> Windowed:
+    """history_windowed over a series, its origin named in the notes, the method and the window's reason."""
+    result = history_windowed(series.samples, series.latest, level, now)
+    if series.origin == "history":
+        return result
+    notes = (*series.notes, *(n.replace("history:", f"{series.origin}:", 1) for n in result.notes))
+    window, projection = result.window, result.projection
+    if window is not None:
+        window = replace(window, reason=f"{series.summary}; {window.reason}" if series.summary else window.reason)
+    if projection is not None:
+        projection = replace(projection, method=projection.method.replace("history:", f"{series.origin}:", 1))
+    return replace(result, window=window, projection=projection, notes=notes)
+
+def with_dates(report: DriveReport, now: datetime, series: Series | None) -> DriveReport:
+    """The report's projection with its calendar dates from `now`, at the duty cycle of the series' latest unbroken
+    stretch (dated up to now) where it measures one, else always on (wear/calendar.py)."""
+    if report.projection is None:
+        return report
+    duty = None
+    if series is not None:
+        seg = latest_segment(up_to(series.samples, now)).samples
+        duty = calendar.duty_cycle([(s.at, s.power_on_hours) for s in seg])
+    origin = "stored samples" if series is None or series.origin == "history" else series.origin
+    return replace(report, projection=calendar.dated(report.projection, now, duty, origin))

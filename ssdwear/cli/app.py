@@ -120,6 +120,11 @@ class App:
 
         cfg = self.settings()
         source = source or Source(Path(self.replay) if self.replay else None)
+        places: tuple[str, ...] = ()
+        if not self.no_history and cfg.read_attrlog:  # smartd's logs of a replayed run's drives: only when named
+            from ssdwear.host.smartd import prefixes
+
+            places = (cfg.smartd_attrlog,) if cfg.smartd_attrlog else () if source.replay else tuple(prefixes(None))
         off = ("--no-history was given: drop it to store them" if self.no_history else
                "a replayed run (--replay) uses one only when it is named: --db FILE or SSDWEAR_DB")
         return Session(config=cfg, runner_factory=lambda: self._runner(cfg, source),
@@ -127,7 +132,7 @@ class App:
                        db_path=self.db_path(cfg, replaying=source.replay is not None), history_off=off,
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
-                       origin=source.origin, scanned=source.scanned)
+                       origin=source.origin, scanned=source.scanned, attrlog_places=places)
 
 
 def say(message: str) -> None:

@@ -58,6 +58,8 @@ class Config:
     db: str | None = None
     textfile_dir: str | None = None
     history_window_minutes: float = 30 * 1440
+    smartd_attrlog: str | None = None  # smartd's attribute logs: a directory or -A prefix (None: the default)
+    read_attrlog: bool = True  # `smartd_attrlog: false` turns reading them off
     represents_minutes: float | None = None
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     record: bool = False  # `report` also stores samples (as --record)
@@ -74,7 +76,7 @@ class Config:
 
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
-              "history_window", "represents", "interval_level", "record", "thresholds", "ratings")
+              "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog")
 
 
 def load(paths: Sequence[Path], required: Path | None = None) -> Config:
@@ -148,6 +150,8 @@ def _merge(config: Config, path: Path, text: str) -> Config:
         elif key == "devices":
             updates[key] = tuple(reader.device(item, f"devices[{i}]") for i, item in
                                  enumerate(reader.sequence(value, key)))
+        elif key == "smartd_attrlog":
+            updates.update(reader.attrlog_place(value, key))
         elif key == "history_window":
             updates["history_window_minutes"] = reader.convert(value, key, parse_duration_minutes)
         elif key == "represents":
@@ -215,6 +219,19 @@ class _Reader:
             raise self.error(node, key, f"must be an absolute path (e.g. /usr/sbin/smartctl), got {value!r}: a "
                                         "relative one would depend on the directory ssdwear is started from")
         return value
+
+    def attrlog_place(self, node: Node, key: str) -> dict[str, Any]:
+        """`false` (do not read smartd's attribute logs), or where they are: an absolute directory, or a prefix as
+        smartd's -A takes it (/var/lib/smartmontools/attrlog.)."""
+        if isinstance(self._scalar(node, key), bool):
+            if self._scalar(node, key):
+                raise self.error(node, key, "true is the default: give a directory or -A prefix, or false")
+            return {"read_attrlog": False}
+        value = self.string(node, key)
+        if not value.startswith("/"):
+            raise self.error(node, key, f"must be an absolute path (a directory, or a prefix as smartd's -A takes it, "
+                                        f"e.g. /var/lib/smartmontools/attrlog.), got {value!r}")
+        return {"smartd_attrlog": value, "read_attrlog": True}
 
     def smartctl_options(self, node: Node, key: str) -> tuple[str, ...]:
         from .trust import allowed_smartctl_options, drive_database_refusal, smartctl_option_problem

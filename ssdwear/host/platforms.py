@@ -28,6 +28,9 @@ class Platform:
     device_forms: str  # how a drive may be named, for messages
     install_hint: str  # how to install smartmontools there
     periodic_dir: str | None = None  # where periodic(8) scripts go (FreeBSD)
+    # smartd's default attribute log prefix (-A), where its build has one (Debian's and Ubuntu's do; upstream's
+    # default is none, and FreeBSD's port was not checked: none)
+    smartd_attrlog: str | None = None
 
 
 LINUX = Platform(
@@ -39,6 +42,7 @@ LINUX = Platform(
     device_name=re.compile(r"(?:[hs]d[a-z]{1,3}|x?vd[a-z]{1,3}|sg[0-9]{1,4}|nvme[0-9]{1,4}(?:n[0-9]{1,4})?)"),
     device_forms="/dev/sda, sda, nvme0 or nvme0n1",
     install_hint="apt-get install smartmontools / dnf install smartmontools",
+    smartd_attrlog="/var/lib/smartmontools/attrlog.",
 )
 
 FREEBSD = Platform(

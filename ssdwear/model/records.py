@@ -217,6 +217,13 @@ class Projection:
     rates: Mapping[str, float] = field(default_factory=dict)  # every rate considered, percent per year
     trend: Trend | None = None
     wear_class: str | None = None  # the calibration class the interval came from
+    # On the calendar: the years are power-on years; the drive's duty cycle (power-on hours per wall-clock hour)
+    # turns them into dates (wear/calendar.py). `duty_measured` False: assumed always on (one reading).
+    duty_cycle: float | None = None
+    duty_measured: bool = False
+    duty_basis: str | None = None  # what the duty cycle rests on, in words
+    wears_out_at: datetime | None = None  # when the rated endurance ends at the central rate (UTC)
+    wears_out_low_at: datetime | None = None  # ... at the pessimistic end (from years_remaining_low)
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
+from ssdwear.assess.history import sample_of
 from ssdwear.assess.windowed import with_windowed
 from ssdwear.drives import vendors
 from ssdwear.host.config import Config, DeviceSpec
@@ -25,12 +26,15 @@ from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreErro
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidVolume, Sample, Snapshot, location
 from ssdwear.smartctl.calls import Outcome, read_many, says_raid_volume, scan
 from ssdwear.smartctl.runner import Runner
+from ssdwear.smartctl.smartd import SOURCE, as_logged
 
 if TYPE_CHECKING:
     from ssdwear.model.records import ScanEntry
 
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
+
+    from .smartd import LogReadings
 
 Target = tuple[str, str | None]  # a device and the -d type it is read with
 
@@ -150,6 +154,7 @@ class Session:
     origin: str = "live"
     # the scan already made (the one that chose this machine over --fallback-replay): devices() does not repeat it
     scanned: Sequence[ScanEntry] | None = None
+    attrlog_places: tuple[str, ...] = ()  # where smartd's attribute logs are read (host/smartd.py); () for none
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
     _runner: Runner | None = None
@@ -319,19 +324,45 @@ class Session:
             self.warn(history_mod.clock_warning(now))
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
-        """The report with the windowed projection over its drive's stored samples (assess/history.py)."""
-        store = self.store()
+        """The report with the windowed projection (assess/windowed.py) over its drive's stored samples, or over
+        smartd's attribute log of the drive where it reaches further back. Every projection gets its calendar
+        dates, at the duty cycle of that series where it measures one."""
         key = DriveId.of(snap).key
-        if store is None or key is None:
-            return report
+        if key is None:
+            return history_mod.with_dates(report, now, None)
         since = now - timedelta(minutes=self.config.history_window_minutes)
+        series = history_mod.Series([*self._stored(key, since), sample_of(snap, report, now)], report)
+        log, log_notes = self.attrlog(snap, since, now)
+        if log is not None:
+            seen = as_logged(snap)
+            seen_report = assess_mod.assess(seen, self.context(seen, now))
+            logged = history_mod.Series([*log.samples, sample_of(seen, seen_report, now)], seen_report, SOURCE,
+                                        log.summary, log.notes)
+            series = history_mod.longer(series, logged)
+        if report.measured_window:  # a timed window stands (the log's own report does not know it)
+            report = replace(report, notes=report.notes + tuple(log_notes))
+        else:
+            report = with_windowed(report, history_mod.series_windowed(series, self.config.interval_level, now),
+                                   log_notes)
+        return history_mod.with_dates(report, now, series)
+
+    def _stored(self, key: str, since: datetime) -> list[Sample]:
+        store = self.store()
+        if store is None:
+            return []
         try:
-            samples = store.samples(key, since=since)
+            return store.samples(key, since=since)
         except StoreError as exc:
             self.warn(f"history not used: {exc}")
-            return report
-        samples.append(sample_of(snap, report, now))
-        return with_windowed(report, history_mod.history_windowed(samples, report, self.config.interval_level, now))
+            return []
+
+    def attrlog(self, snap: Snapshot, since: datetime, now: datetime) -> tuple[LogReadings | None, list[str]]:
+        """The drive's smartd attribute log readings since `since` (None where there is none), and notes."""
+        if not self.attrlog_places:
+            return None, []
+        from .smartd import drive_log
+
+        return drive_log(self.attrlog_places, snap, since, now, self.config.ratings)
 
     def remember(self, assessed: Assessed) -> list[tuple[str, str]]:
         """One sample per drive assessed, all in one transaction, stamped with the time of the assessment.
@@ -354,22 +385,6 @@ class Session:
             rows.append((drive, sample_of(snap, report, assessed.at), device))
         rejected = store.add_samples(rows) if rows else {}
         return skipped + [(by_key[key], f"sample not stored: {why}") for key, why in rejected.items()]
-
-def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
-    return Sample(
-        at=at,
-        power_on_hours=report.power_on_hours,
-        used_percent=report.used_percent,
-        used_source=report.used_source,
-        host_bytes_written=report.writes.host_bytes_written,
-        host_bytes_read=report.writes.host_bytes_read,
-        nand_bytes_written=report.writes.nand_bytes_written,
-        e2h=vendors.timed_raw(snap, 226),
-        e3h=vendors.timed_raw(snap, 227),
-        e4h=vendors.timed_raw(snap, 228),
-        available_spare=report.health.available_spare_percent,
-        media_errors=report.health.media_errors,
-    )
 
 
 __all__ = ["Assessed", "DeviceSpec", "Found", "Run", "Session", "SsdwearError", "sample_of", "utc_now"]

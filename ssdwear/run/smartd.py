@@ -1,0 +1,195 @@
+"""A live drive's smartd attribute log as readings: found by the name smartd gives it, read streaming (host/smartd.py),
+confirmed against the drive, and each line used turned into a sample exactly as a stored sample is made: the line as a
+snapshot of the drive (smartctl/smartd.py), assessed through the drive table, `sample_of`.
+
+Bounds: the whole file is streamed once (its lines counted and checked, the span taken); of the lines in the
+projection's window at most 2 x WINDOW_LINES are kept, evenly spaced (every k-th, k doubling as needed), and only
+those are read in full and assessed. The clock: power-on hours. Where a line's timestamp is later than the power-on
+hours after it allow (the clock was ahead when smartd wrote it), it is moved back to what they allow.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from ssdwear.assess import report as assess_mod
+from ssdwear.assess.context import Context
+from ssdwear.assess.history import sample_of
+from ssdwear.drives.ratings import Rating
+from ssdwear.host import smartd as logs
+from ssdwear.model.escape import display_path
+from ssdwear.model.records import Sample, Snapshot
+from ssdwear.smartctl import smartd as fmt
+
+WINDOW_LINES = 128  # lines of the window assessed: between this and twice this, evenly spaced
+SLACK_HOURS = 1.0  # power-on hours count whole hours: one may tick at once after the previous line
+
+
+@dataclass(frozen=True)
+class LogReadings:
+    """What one drive's attribute log gave."""
+
+    path: Path
+    kind: fmt.LogKind
+    samples: tuple[Sample, ...]  # the window's readings in file order, timestamps repaired by the clock rule
+    lines: int  # lines in smartd's format in the part read
+    bad: int  # lines skipped, with why
+    first: datetime | None  # the first and last lines' times (UTC)
+    last: datetime | None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """'smartd:attrlog FILE: 17,520 lines over 365.0 days (2025-12-01 to 2026-12-01), 2 skipped'."""
+        span = "" if self.first is None or self.last is None else (
+            f" over {(self.last - self.first).total_seconds() / 86400:,.1f} days "
+            f"({self.first:%Y-%m-%d} to {self.last:%Y-%m-%d})")
+        skipped = f", {self.bad:,} skipped" if self.bad else ""
+        return f"{fmt.SOURCE} {display_path(self.path)}: {self.lines:,} lines{span}{skipped}"
+
+
+class _Thinned:
+    """Every k-th line offered, k doubling whenever 2 x limit are held: evenly spaced, never more than 2 x limit."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.stride, self.seen = limit, 1, 0
+        self.kept: list[bytes] = []
+
+    def offer(self, raw: bytes) -> None:
+        if self.seen % self.stride == 0:
+            self.kept.append(raw)
+            if len(self.kept) >= 2 * self.limit:
+                self.kept, self.stride = self.kept[::2], self.stride * 2
+        self.seen += 1
+
+
+def _read(path: Path, since: str, limit: int) -> tuple[list[bytes], logs.Stats]:
+    """The lines of the window (timestamps from `since` on, as text), thinned, and the newest line; the stats."""
+    fd = logs.open_log(path)
+    stats = logs.Stats()
+    window, newest, start = _Thinned(limit), b"", since.encode("ascii")
+    try:
+        for raw in logs.lines(fd, stats):
+            if raw >= start:  # the timestamp leads the line, and sorts as text
+                window.offer(raw)
+            newest = raw
+    finally:
+        os.close(fd)
+    kept = window.kept
+    if newest and (not kept or kept[-1] is not newest):
+        kept.append(newest)
+    return kept, stats
+
+
+def _repair(times: list[datetime], hours: Sequence[float], now: datetime) -> int:
+    """The clock rule, from the newest line back: no line may be later than the power-on hours after it allow (a
+    clock ahead), none after now; a line before a counter reset is left alone. Returns how many were moved."""
+    moved = 0
+    if times and times[-1] > now:
+        times[-1], moved = now, 1
+    for i in range(len(times) - 2, -1, -1):
+        gap = hours[i + 1] - hours[i]
+        if gap < 0:
+            continue
+        latest = times[i + 1] - timedelta(hours=max(gap - SLACK_HOURS, 0.0))
+        if times[i] > latest:
+            times[i], moved = latest, moved + 1
+    return moved
+
+
+def _foreign(snap: Snapshot, last_hours: float | None, last_at: datetime, now: datetime) -> str | None:
+    """Why the log is not this drive's, by its newest line: more power-on hours than the drive has now."""
+    live = snap.power_on_hours
+    if live is None or last_hours is None or last_hours <= live + SLACK_HOURS:
+        return None
+    return (f"its newest line ({last_at:%Y-%m-%d %H:%M} UTC) has {last_hours:,.0f} power-on hours, more than the drive "
+            f"has now ({live:,.0f}): another drive's log under the same name (a drive replaced), not used")
+
+
+def _samples(snap: Snapshot, parsed: Sequence[tuple[fmt.Line, float, datetime]], kind: fmt.LogKind,
+             ratings: Sequence[Rating], source: str) -> list[Sample]:
+    out = []
+    for line, hours, at in parsed:
+        seen = fmt.line_snapshot(snap, line, kind, hours, source)
+        out.append(sample_of(seen, assess_mod.assess(seen, Context(now=at, ratings=ratings)), at))
+    return out
+
+
+def _lines(raws: Iterable[bytes], kind: fmt.LogKind, decode: fmt.Decoder | None, stats: logs.Stats
+           ) -> list[tuple[fmt.Line, float, datetime]]:
+    out = []
+    for raw in raws:
+        line = fmt.parse_line(raw, kind)
+        if isinstance(line, str):
+            stats.skip(line)
+            continue
+        hours = fmt.line_hours(line, kind, decode)
+        if hours is None:
+            stats.skip("no power-on hours in the line")
+            continue
+        out.append((line, hours, logs.local_time(line.stamp)))
+    return out
+
+
+def read_log(found: logs.Found, snap: Snapshot, since: datetime, now: datetime, ratings: Sequence[Rating] = ()
+             ) -> LogReadings | str:
+    """The drive's readings from one log, or why there are none (a one-line reason naming the file)."""
+    name = display_path(found.path)
+    if found.note is not None:
+        return found.note
+    if found.kind == "scsi":
+        return (f"{name}: smartd's SCSI attribute log holds error counters and temperature, no power-on hours and no "
+                "wear indicator: nothing to project from")
+    decoder = fmt.poh_decoder(snap) if found.kind == "ata" else None
+    if found.kind == "ata" and decoder is None:
+        return (f"{name}: the drive's attribute 9 does not give its power-on hours in any layout smartd's raw values "
+                "can be read in, so the log's lines have no clock: not used")
+    try:
+        raws, stats = _read(found.path, logs.local_stamp(since), WINDOW_LINES)
+    except logs.AttrlogError as exc:
+        return str(exc)
+    parsed = _lines(raws, found.kind, decoder[1] if decoder else None, stats)
+    first = logs.local_time(stats.first) if stats.first else None
+    last = logs.local_time(stats.last) if stats.last else None
+    if not parsed:
+        return f"{name}: no usable line ({stats.lines:,} read, {stats.bad:,} skipped)"
+    times = [at for _, _, at in parsed]
+    hours = [h for _, h, _ in parsed]
+    foreign = _foreign(snap, hours[-1], times[-1], now)
+    if foreign is not None:
+        return f"{name}: {foreign}"
+    notes = []
+    moved = _repair(times, hours, now)
+    if moved:
+        notes.append(f"{fmt.SOURCE}: {moved} line(s) dated later than their power-on hours allow (the clock was "
+                     "ahead): placed by their power-on hours")
+    if stats.skipped_bytes:
+        notes.append(f"{fmt.SOURCE}: {name} is {stats.skipped_bytes + logs.MAX_READ_BYTES:,} bytes; only its last "
+                     f"{logs.MAX_READ_BYTES:,} were read")
+    if stats.bad:
+        why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.reasons.items()))
+        notes.append(f"{fmt.SOURCE}: {stats.bad:,} line(s) of {name} skipped ({why})")
+    if decoder is not None and decoder[0] != "hours":
+        notes.append(f"{fmt.SOURCE}: attribute 9 read as {decoder[0]}, as the drive's own reading shows it")
+    parsed = [(line, h, at) for (line, h, _), at in zip(parsed, times, strict=True)]
+    samples = _samples(snap, parsed, found.kind, ratings, str(found.path))
+    return LogReadings(found.path, found.kind, tuple(samples), stats.lines, stats.bad, first, last, tuple(notes))
+
+
+def drive_log(places: Sequence[str], snap: Snapshot, since: datetime, now: datetime,
+              ratings: Sequence[Rating] = ()) -> tuple[LogReadings | None, list[str]]:
+    """The drive's attribute log readings from the first place that holds a usable one, and notes on the files
+    that bear its name but were not used."""
+    notes: list[str] = []
+    for place in places:
+        for found in logs.find(place, snap):
+            result = read_log(found, snap, since, now, ratings)
+            if isinstance(result, str):
+                notes.append(f"{fmt.SOURCE}: {result}")
+            else:
+                return result, notes
+    return None, notes

@@ -1,0 +1,236 @@
+"""What smartd writes: its attribute log (`smartd -A PREFIX`, `--attributelog`), read as readings of one drive. Pure.
+
+The format, as smartmontools' src/smartd.cpp writes it (write_dev_attrlog; the same from 6.x to 8.0-pre):
+
+- one file per drive, `PREFIX MODEL-SERIAL.ata.csv` (ATA), `PREFIX VENDOR-MODEL-SERIAL.scsi.csv` (SCSI) and, from
+  smartmontools 7.5 on, `PREFIX MODEL-SERIAL[-nNSID].nvme.csv` (NVMe); in MODEL, SERIAL and VENDOR every byte that
+  is not an ASCII letter or digit becomes `_` (not_allowed_in_filename), so the name's `-` only separate its parts;
+- one line per check cycle (`-i`, 1800 s by default), appended: `YYYY-MM-DD HH:MM:SS;` in the host's LOCAL time
+  (time_to_tm_local, although smartd(8) says UTC), then for ATA `\\tID;NORMALISED;RAW;` per attribute (RAW is the
+  48-bit raw value as a decimal number, undecoded), for SCSI `\\tNAME;VALUE;` error counters
+  (`read-gb-processed;%.3f;`, ...) and `\\ttemperature;N;`, for NVMe `\\tNAME;VALUE;` SMART/Health fields
+  (`percentage-used`, `data-units-written`, `power-on-hours`, ...), then `\\n`.
+
+Every line is untrusted input: one that does not have exactly this form (cut by a crash, garbage, a line of another
+kind of drive) is skipped and counted, never guessed at. A line becomes a Snapshot of the live drive (line_snapshot):
+the live drive's identity and attribute names, the line's values, so that the drive table (drives/) reads it exactly
+as it reads the drive now. The raw value of attribute 9 is decoded the way the live drive's own reading shows it
+(hours, a 32-bit hour count beside milliseconds, minutes, seconds: poh_decoder).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from ssdwear.model.records import Attribute, NvmeHealth, ScsiHealth, Snapshot
+
+LogKind = Literal["ata", "scsi", "nvme"]
+SUFFIXES: dict[LogKind, str] = {"ata": ".ata.csv", "scsi": ".scsi.csv", "nvme": ".nvme.csv"}
+SOURCE = "smartd:attrlog"  # how the readings' source is named everywhere
+STAMP_LENGTH = 19  # 'YYYY-MM-DD HH:MM:SS'
+# The longest line smartd can write: 255 ATA attributes of at most 3 + 3 + 15 digits, or the NVMe/SCSI fields; far
+# more is not smartd's (a line is read up to this and then skipped).
+MAX_LINE_BYTES = 16 * 1024
+MAX_RAW48 = (1 << 48) - 1
+
+_NOT_ALLOWED = re.compile(rb"[^0-9A-Za-z]")
+_STAMP = rb"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d);"
+STAMP_FORM = re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d;")  # a line's start (the stamp is checked in full later)
+# A whole line of each kind, as written (without its '\n').
+LINE_FORMS: dict[LogKind, re.Pattern[bytes]] = {
+    "ata": re.compile(_STAMP + rb"(?:\t\d{1,3};\d{1,3};\d{1,15};)*"),
+    "scsi": re.compile(_STAMP + rb"(?:\t[a-z][a-z-]{0,40};\d{1,20}(?:\.\d{1,6})?;)*"),
+    "nvme": re.compile(_STAMP + rb"(?:\t[a-z][a-z-]{0,40};-?\d{1,20};)*"),
+}
+_ATA_FIELD = re.compile(rb"\t(\d+);(\d+);(\d+);")
+_NAMED_FIELD = re.compile(rb"\t([a-z-]+);(-?[0-9.]+);")
+
+# NVMe attrlog names (smartd 7.5: "names similar to smartctl JSON output with '-' instead of '_'") -> NvmeHealth.
+NVME_FIELDS = {
+    "critical-warning": "critical_warning", "temperature": "temperature_celsius", "available-spare": "available_spare",
+    "available-spare-threshold": "available_spare_threshold", "percentage-used": "percentage_used",
+    "data-units-read": "data_units_read", "data-units-written": "data_units_written",
+    "host-reads": "host_read_commands", "host-writes": "host_write_commands", "power-cycles": "power_cycles",
+    "power-on-hours": "power_on_hours", "unsafe-shutdowns": "unsafe_shutdowns", "media-errors": "media_errors",
+    "num-err-log-entries": "error_log_entries",
+}
+
+
+def name_part(text: str) -> str:
+    """MODEL, SERIAL or VENDOR as smartd puts it into a file name: surrounding blanks dropped (as smartd's id
+    strings are), then every byte that is not an ASCII letter or digit replaced by '_'."""
+    return _NOT_ALLOWED.sub(b"_", text.strip().encode("utf-8", "surrogateescape")).decode("ascii")
+
+
+def log_kind(interface: str) -> LogKind | None:
+    return {"ata": "ata", "scsi": "scsi", "nvme": "nvme"}.get(interface)  # type: ignore[return-value]
+
+
+def stems(snap: Snapshot) -> list[str]:
+    """The file names (without the prefix) smartd gives this drive's attribute log; [] when it has no serial.
+    SCSI names hold `VENDOR-MODEL`, which smartctl prints as one model string 'VENDOR MODEL': each way of splitting
+    it at a blank is a candidate (the file's contents then decide)."""
+    kind = log_kind(snap.interface)
+    if kind is None or not snap.model or not snap.serial:
+        return []
+    serial, suffix = name_part(snap.serial), SUFFIXES[kind]
+    if kind == "scsi":
+        words = snap.model.split()
+        return [f"{name_part(' '.join(words[:i]))}-{name_part(' '.join(words[i:]))}-{serial}{suffix}"
+                for i in range(1, len(words))]
+    return [f"{name_part(snap.model)}-{serial}{suffix}"]
+
+
+_NAMESPACE = re.compile(r"-n\d{1,10}$")
+
+
+def nvme_namespace_stem(name: str) -> str:
+    """An NVMe log's name without the namespace smartd adds for a drive opened as one (`-n1`)."""
+    if not name.endswith(SUFFIXES["nvme"]):
+        return name
+    stem = name[: -len(SUFFIXES["nvme"])]
+    return _NAMESPACE.sub("", stem) + SUFFIXES["nvme"]
+
+
+@dataclass(frozen=True)
+class LogName:
+    """What a file name says (never proof of whose log it is: the contents and the live drive decide)."""
+
+    kind: LogKind
+    model: str  # as in the name: blanks and other characters already '_' (SCSI: VENDOR_MODEL)
+    serial: str
+
+
+_NAME = re.compile(r"(?P<model>[0-9A-Za-z_]*)-(?P<serial>[0-9A-Za-z_]+)(?:-n\d{1,10})?$")
+_ATA_NAME = re.compile(r"(?P<model>[0-9A-Za-z_]*)-(?P<serial>[0-9A-Za-z_]+)$")
+_SCSI_NAME = re.compile(r"(?P<vendor>[0-9A-Za-z_]*)-(?P<model>[0-9A-Za-z_]*)-(?P<serial>[0-9A-Za-z_]+)$")
+
+
+def parse_name(name: str) -> LogName | None:
+    """The drive a log's file name names, read from its end (the prefix before it can be anything)."""
+    for kind, suffix in SUFFIXES.items():
+        if name.endswith(suffix):
+            stem = name[: -len(suffix)]
+            if kind == "scsi":
+                m = _SCSI_NAME.search(stem)
+                return LogName(kind, f"{m['vendor']}_{m['model']}", m["serial"]) if m else None
+            m = (_NAME if kind == "nvme" else _ATA_NAME).search(stem)
+            return LogName(kind, m["model"], m["serial"]) if m else None
+    return None
+
+
+# ------------------------------------------------------------------------------------------------
+# Lines
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an attribute log, checked."""
+
+    stamp: str  # 'YYYY-MM-DD HH:MM:SS' as written: the host's local time
+    ata: tuple[tuple[int, int, int], ...] = ()  # (id, normalised, raw48) per attribute
+    values: Mapping[str, float] = field(default_factory=dict)  # SCSI and NVMe: name -> value
+
+
+def parse_line(raw: bytes, kind: LogKind) -> Line | str:
+    """The line (without its '\\n'), or why it is not one smartd writes for this kind of drive."""
+    if not LINE_FORMS[kind].fullmatch(raw):
+        return "not in smartd's format"
+    stamp = raw[:STAMP_LENGTH].decode("ascii")
+    month, day, hour, minute, second = (int(stamp[i:i + 2]) for i in (5, 8, 11, 14, 17))
+    if not (1 <= month <= 12 and 1 <= day <= 31 and hour <= 23 and minute <= 59 and second <= 60):
+        return f"impossible date {stamp}"
+    body = raw[STAMP_LENGTH + 1:]
+    if kind == "ata":
+        fields = tuple((int(a), int(n), int(r)) for a, n, r in _ATA_FIELD.findall(body))
+        ids = [f[0] for f in fields]
+        if len(set(ids)) != len(ids) or any(not 1 <= i <= 255 or n > 255 or r > MAX_RAW48 for i, n, r in fields):
+            return "attribute ID, value or raw value out of range, or an ID twice"
+        return Line(stamp, ata=fields)
+    named = {k.decode("ascii"): float(v) for k, v in _NAMED_FIELD.findall(body)}
+    if len(named) != body.count(b"\t"):
+        return "a field twice"
+    return Line(stamp, values=named)
+
+
+# ------------------------------------------------------------------------------------------------
+# The raw value of attribute 9, decoded as the live drive shows it
+
+Decoder = Callable[[int], float]
+# How drives and smartctl's drive database (-v 9,FORMAT) lay out power-on time in the 48-bit raw value.
+POH_DECODERS: tuple[tuple[str, Decoder], ...] = (
+    ("hours", float),
+    ("hours in the low 32 bits (msec24hour32)", lambda r: float(r & 0xFFFFFFFF)),
+    ("hours in the low 24 bits (raw24)", lambda r: float(r & 0xFFFFFF)),
+    ("hours in the low 16 bits", lambda r: float(r & 0xFFFF)),
+    ("minutes", lambda r: r / 60),
+    ("minutes in the low 32 bits", lambda r: (r & 0xFFFFFFFF) / 60),
+    ("half-minutes", lambda r: r / 120),
+    ("seconds", lambda r: r / 3600),
+)
+
+
+def poh_decoder(live: Snapshot) -> tuple[str, Decoder] | None:
+    """The layout of attribute 9's raw value under which the live drive's raw value gives its power-on hours (to
+    the hour); None when none does (then the log's attribute 9 cannot be read as hours)."""
+    attr = live.attr(9)
+    if attr is None or attr.raw is None or live.power_on_hours is None or not live.power_on_hours_trusted:
+        return None
+    return next(((name, fn) for name, fn in POH_DECODERS if abs(fn(attr.raw) - live.power_on_hours) <= 1.0), None)
+
+
+def line_hours(line: Line, kind: LogKind, decode: Decoder | None) -> float | None:
+    """The line's power-on hours: attribute 9 decoded (ATA), the NVMe field; None for SCSI (smartd logs none)."""
+    if kind == "nvme":
+        value = line.values.get("power-on-hours")
+        return None if value is None else float(value)
+    if kind == "ata" and decode is not None:
+        return next((decode(raw) for i, _, raw in line.ata if i == 9), None)
+    return None
+
+
+def _attributes(live: Snapshot, line: Line) -> dict[int, Attribute]:
+    out = {}
+    for i, value, raw in line.ata:
+        known = live.attr(i)
+        out[i] = Attribute(id=i, name=known.name if known is not None else "Unknown_Attribute", value=value,
+                           worst=None, thresh=known.thresh if known is not None else None, raw=raw,
+                           raw_string=str(raw), prefailure=known.prefailure if known is not None else False)
+    return out
+
+
+def _nvme(line: Line) -> NvmeHealth:
+    return NvmeHealth(**{field: int(line.values[name]) for name, field in NVME_FIELDS.items() if name in line.values})
+
+
+def _scsi(line: Line) -> ScsiHealth:
+    v = line.values
+    unc = [v[f"{k}-total-unc-errors"] for k in ("read", "write", "verify") if f"{k}-total-unc-errors" in v]
+    gb = {k: round(v[f"{k}-gb-processed"] * 1e9) for k in ("read", "write") if f"{k}-gb-processed" in v}
+    return ScsiHealth(bytes_written=gb.get("write"), bytes_read=gb.get("read"),
+                      uncorrected_errors=int(sum(unc)) if unc else None)
+
+
+def as_logged(live: Snapshot) -> Snapshot:
+    """The live reading as smartd logs it: without what the log never holds (Device Statistics, log pages, the
+    health verdict, smartctl's messages), so that it reads through the drive table as the log's lines do."""
+    return replace(live, devstats={}, nvme_logs={}, messages=(), parse_notes=(), problems=(), exit_status=None,
+                   smart_passed=None, local_time=None, truncated=False)
+
+
+def line_snapshot(live: Snapshot, line: Line, kind: LogKind, hours: float | None, source: str) -> Snapshot:
+    """The drive as this line saw it: the live drive's identity and attribute names with the line's values (and
+    nothing the log does not hold: as_logged)."""
+    base = replace(as_logged(live), source=source, power_on_hours=hours, power_on_hours_trusted=hours is not None,
+                   attributes={}, nvme=None, scsi=None, power_cycles=None)
+    if kind == "ata":
+        attributes = _attributes(live, line)
+        cycles = attributes.get(12)
+        return replace(base, attributes=attributes, power_cycles=cycles.raw if cycles is not None else None)
+    if kind == "nvme":
+        nvme = _nvme(line)
+        return replace(base, nvme=nvme, power_cycles=nvme.power_cycles)
+    return replace(base, scsi=_scsi(line))
