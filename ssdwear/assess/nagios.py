@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import DriveId, DriveReport
-from ssdwear.model.units import human_years, percent_text
+from ssdwear.model.units import human_years, percent_text, wears_out_text
 
 from .thresholds import THRESHOLD_NAMES, Threshold
 from .verdict import RETIRE, USED_REASON, WATCH, judge
@@ -153,6 +153,8 @@ def _drive_state(r: DriveReport, t: Mapping[str, Threshold]) -> tuple[int, str, 
         first = verdict.reasons[0]
         short = f"{who}: {first}" if first.startswith(USED_REASON) or not used else f"{who}: {used}; {first}"
         parts = [*said, *verdict.reasons]
+        if r.projection is not None and (dates := wears_out_text(r.projection)) is not None:
+            parts.append(f"wears out {dates}")
     else:
         short = f"{who}: {_summary(r)}"
         parts = [_summary(r)]
@@ -205,4 +207,6 @@ def _summary(r: DriveReport) -> str:
     if p is not None and p.years_remaining_low is not None:
         central = "no end in sight" if p.years_remaining is None else f"{human_years(p.years_remaining)} years left"
         parts.append(f"{central} ({human_years(p.years_remaining_low)} pessimistic; {p.method})")
+        if (dates := wears_out_text(p)) is not None:
+            parts.append(f"wears out {dates}")
     return ", ".join(parts) or f"{r.kind}: no wear figures"

@@ -58,6 +58,11 @@ def projection_dict(p: Projection | None) -> dict[str, Any] | None:
         "interval": "calibrated" if p.interval_level is not None else "resolution",
         "wear_class": p.wear_class,
         "rates": {name: rounded(value, 4) for name, value in p.rates.items()},
+        "duty_cycle": rounded(p.duty_cycle, 4),
+        "duty_cycle_measured": p.duty_measured,
+        "duty_cycle_basis": p.duty_basis,
+        "wears_out_date": None if p.wears_out_at is None else p.wears_out_at.date().isoformat(),
+        "wears_out_date_low": None if p.wears_out_low_at is None else p.wears_out_low_at.date().isoformat(),
         "trend": None if p.trend is None else {
             "direction": p.trend.direction,
             "years_at_recent": rounded(p.trend.years_at_recent, 2),

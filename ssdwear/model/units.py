@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
-from .records import MINUTES_PER_YEAR
+from .records import MINUTES_PER_YEAR, Projection
 
 
 @dataclass(frozen=True)
@@ -245,3 +246,31 @@ def span_text(low: str, high: str) -> str:
     if low.split()[-1] == high.split()[-1]:
         return f"{low.split()[0]}-{high}"
     return f"{low}-{high}"
+
+
+def _month(at: datetime | None, years: float | None) -> str:
+    """The month a projection's years end on the calendar, bounded as its years are (human_years): 'after 2126'
+    where they lie beyond MAX_PRINTED_YEARS, 'no end' where the rate is 0."""
+    if years is None:
+        return "no end"
+    if at is None or years > MAX_PRINTED_YEARS:
+        return f"> {MAX_PRINTED_YEARS:g} years"
+    return f"{at:%Y-%m}"
+
+
+def wears_out_text(p: Projection, short: bool = False, duty: bool = True) -> str | None:
+    """When the rated endurance ends on the calendar: '2031-04 (pessimistic 2028-11, at 36 % power-on)' (`short`:
+    '2031-04 (2028-11)'); None without dates. The duty cycle is said (measured, or 'always on assumed') unless
+    `duty` is False."""
+    if p.duty_cycle is None or (p.years_remaining is None and p.years_remaining_low is None):
+        return None
+    central, low = _month(p.wears_out_at, p.years_remaining), _month(p.wears_out_low_at, p.years_remaining_low)
+    if short:  # a bound says nothing the years above it do not: only dates, '≥ low' when the central has none
+        dates = [x if x[0].isdigit() else None for x in (central, low)]
+        if dates[1] is None:
+            return None
+        return f"≥ {low}" if dates[0] is None else central if central == low else f"{central} ({low})"
+    if not duty:
+        return f"{central} (pessimistic {low})"
+    cycle = f"at {p.duty_cycle * 100:.0f} % power-on" if p.duty_measured else "always on assumed"
+    return f"{central} (pessimistic {low}, {cycle})"

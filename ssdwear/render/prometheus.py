@@ -24,13 +24,19 @@ METRICS: dict[str, tuple[str, str]] = {
     "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
     "ssdwear_used_saturated": ("gauge", "1 if the wear indicator saturated (the true wear is ssdwear_used_ratio "
                                         "or more)."),
-    "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the central wear rate (absent when "
-                                                "that rate is 0)."),
-    "ssdwear_life_remaining_lower_seconds": ("gauge", "Pessimistic bound of the projected life remaining: the low end "
-                                                      "of its prediction interval (timed windows: of the counter's "
-                                                      "resolution). Alert on this one."),
-    "ssdwear_life_remaining_upper_seconds": ("gauge", "Optimistic bound of the projected life remaining (absent when "
-                                                      "unbounded)."),
+    "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the central wear rate, in POWER-ON "
+                                                "seconds (absent when that rate is 0)."),
+    "ssdwear_life_remaining_lower_seconds": ("gauge", "Pessimistic bound of the projected life remaining, in power-on "
+                                                      "seconds: the low end of its prediction interval (timed "
+                                                      "windows: of the counter's resolution)."),
+    "ssdwear_life_remaining_upper_seconds": ("gauge", "Optimistic bound of the projected life remaining, in power-on "
+                                                      "seconds (absent when unbounded)."),
+    "ssdwear_wears_out_timestamp_seconds": ("gauge", "When the rated endurance ends on the calendar at the central "
+                                                     "rate and the drive's duty cycle (Unix time)."),
+    "ssdwear_wears_out_lower_timestamp_seconds": ("gauge", "The pessimistic (earliest) wear-out time on the calendar "
+                                                           "(Unix time): alert on this minus time()."),
+    "ssdwear_duty_cycle_ratio": ("gauge", "Power-on hours per wall-clock hour the calendar dates use (1: always on, "
+                                          "also where no dated readings measure it)."),
     "ssdwear_wear_rate_ratio_per_year": ("gauge", "Central wear rate: fraction of rated endurance per 365 days."),
     "ssdwear_wear_rate_upper_ratio_per_year": ("gauge", "Pessimistic (high) end of the wear rate's interval."),
     "ssdwear_projection_interval_ratio": ("gauge", "Level of the projection's prediction interval (0.8 = 80 %); "
@@ -99,6 +105,10 @@ def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
         for name, rate in (("ssdwear_wear_rate_ratio_per_year", p.percent_per_year),
                            ("ssdwear_wear_rate_upper_ratio_per_year", p.percent_per_year_high)):
             put(name, None if rate is None else rate / 100, method)
+        for name, at in (("ssdwear_wears_out_timestamp_seconds", p.wears_out_at),
+                         ("ssdwear_wears_out_lower_timestamp_seconds", p.wears_out_low_at)):
+            put(name, None if at is None else at.timestamp(), method)
+        put("ssdwear_duty_cycle_ratio", p.duty_cycle, method)
         put("ssdwear_projection_interval_ratio", p.interval_level, method)
         put("ssdwear_wear_trend", 0 if p.trend is None else 1 if p.trend.direction == "speeding up" else -1, method)
     w = r.window

@@ -16,6 +16,7 @@ from ssdwear.model.units import (
     human_minutes,
     percent_text,
     rate_text,
+    wears_out_text,
 )
 
 from .layout import GLUE, grid, labelled, paragraph, wrap_text
@@ -35,8 +36,9 @@ def intervalwords(p: Projection) -> str:
     return f"range: {p.interval_level * 100:g} % prediction interval"
 
 
-def legend(reports: Sequence[DriveReport]) -> str | None:
-    """One line under printed projections: what their ranges are, and that years are power-on years."""
+def legend(reports: Sequence[DriveReport], table: bool = False) -> str | None:
+    """One line under printed projections: what their ranges are, that years are power-on years, and in a `table`
+    what the month under them is."""
     shown = [r.projection for r in reports if r.projection is not None]
     if not shown:
         return None
@@ -47,6 +49,10 @@ def legend(reports: Sequence[DriveReport]) -> str | None:
     printed = " ".join(years_left(p) + " " + years_new(p) for p in shown)
     marks = (["≥ x: no upper end"] if "≥" in printed else []) + \
         ([f"> {MAX_PRINTED_YEARS:g}, < {MIN_PRINTED_YEARS:g}: bounds"] if ">" in printed or "<" in printed else [])
+    dated = [p for p in shown if years_left_cell(p) != years_left(p)]
+    if table and dated:
+        assumed = "; always on assumed without dated readings" if any(not p.duty_measured for p in dated) else ""
+        marks.append(f"under them the month they end on the calendar (pessimistic in brackets{assumed})")
     return "; ".join([f"Power-on years; brackets: {', '.join(ranges)}", *marks]) + "."
 
 
@@ -54,6 +60,12 @@ def years_left(p: Projection | None) -> str:
     if p is None or (p.years_remaining is None and p.years_remaining_low is None):
         return "-"
     return fmt_years(p.years_remaining, p.years_remaining_low, p.years_remaining_high)
+
+
+def years_left_cell(p: Projection | None) -> str:
+    """The table's cell: the years, and under them the month they end on the calendar (pessimistic in brackets)."""
+    dates = wears_out_text(p, short=True) if p is not None else None
+    return years_left(p) + (f"\n{dates}" if dates else "")
 
 
 def years_new(p: Projection | None) -> str:
@@ -113,6 +125,8 @@ def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
     p = r.projection
     if p is not None:
         out.append(("projection", "dim", f"{p.method}, {intervalwords(p)}: {p.basis}"))
+        if p.duty_measured and p.duty_basis:
+            out.append(("calendar", "dim", f"wears out {wears_out_text(p, duty=False)} at {p.duty_basis}"))
     if r.window is not None and r.window.reason:
         out.append(("window", "", r.window.reason))
     out += [("note", "dim", note) for note in r.notes if r.window is None or note != r.window.reason]
@@ -126,7 +140,7 @@ _COLUMNS = (("Drive", "left"), ("Used", "right"), ("Window", "left"), ("%/year",
 
 def _cells(r: DriveReport) -> tuple[str, ...]:
     return (f"{_identity(r)}\n{r.where} ({_kind(r)})", fmt_used(r), fmt_window(r.window), fmt_rate(r.projection),
-            years_left(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
+            years_left_cell(r.projection), years_new(r.projection), fmt_written(r).replace(", ", "\n"))
 
 
 def _table(reports: Sequence[DriveReport], columns: int) -> Table | None:
@@ -150,6 +164,8 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
         if p is not None:
             figures += [("rate", f"{fmt_rate(p)} %/year"), ("years left", years_left(p)),
                         ("new drive", years_new(p))]
+            if (dates := wears_out_text(p)) is not None:
+                figures.append(("wears out", dates))
         for label, value in figures:
             out += labelled(label, value, columns)
         for label, style, text in _drive_lines(r):
@@ -179,7 +195,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
                     parts += [Text(line, style=style) for line in wrap_text(said, columns, later="  ")]
         else:
             parts += _blocks(readable, columns)
-        parts += paragraph(key, columns, "dim") if (key := legend(readable)) else []  # what the figures are
+        parts += paragraph(key, columns, "dim") if (key := legend(readable, table is not None)) else []
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:
@@ -195,4 +211,6 @@ def verdict_text(verdict: Verdict, drive: DriveReport) -> str:
     lines = [f"{verdict.level.upper()}: {who}"]
     lines += [f"  - {reason}" for reason in verdict.reasons]
     lines += [f"  ok: {fact}" for fact in verdict.facts]
+    if drive.projection is not None and (dates := wears_out_text(drive.projection)) is not None:
+        lines.append(f"  wears out: {dates}")
     return "\n".join(lines + ([f"  ({key})"] if (key := legend([drive])) else []))

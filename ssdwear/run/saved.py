@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 
 from ssdwear.assess.context import Context
@@ -15,6 +17,7 @@ from ssdwear.model.errors import ParseError
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveReport, Snapshot
 from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
+from ssdwear.wear.calendar import dated
 
 
 def load(path: Path) -> Snapshot:
@@ -67,6 +70,15 @@ def analyze_files(paths: Sequence[Path], ctx: Context, each: bool = False, same_
             errors.append(failed(display_path(path), str(exc)))
             continue
         readings.append(SavedReading(snap, assess(snap, ctx)))
-    if each:
-        return [r.report for r in readings], errors
-    return series_reports(readings, ctx, same_drive), errors
+    reports = [r.report for r in readings] if each else series_reports(readings, ctx, same_drive)
+    when = {r.snap.source: r.snap.local_time for r in readings}
+    return [_dated(report, when.get(report.source or ""), ctx) for report in reports], errors
+
+
+def _dated(report: DriveReport, read_at: datetime | None, ctx: Context) -> DriveReport:
+    """A saved output's projection on the calendar: from when smartctl printed it (else now), always on assumed
+    (a file's readings carry no duty cycle)."""
+    base = read_at or ctx.now
+    if report.projection is None or base is None:
+        return report
+    return replace(report, projection=dated(report.projection, base, None, "saved outputs"))

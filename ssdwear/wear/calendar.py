@@ -50,8 +50,7 @@ def dated(p: Projection, base: datetime, duty: tuple[float, float, float] | None
     else:
         rate, on, wall = duty
         measured = True
-        basis = (f"{rate * 100:.0f} % power-on: {on:,.0f} power-on hours in {wall:,.0f} wall-clock hours of "
-                 f"{origin}")
+        basis = f"{rate * 100:.0f} % power-on ({on:,.0f} power-on hours in {wall:,.0f} wall-clock hours of {origin})"
     return replace(p, duty_cycle=rate, duty_measured=measured, duty_basis=basis,
                    wears_out_at=_date(base, p.years_remaining, rate),
                    wears_out_low_at=_date(base, p.years_remaining_low, rate))

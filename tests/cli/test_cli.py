@@ -77,7 +77,8 @@ def test_json_document_shape_is_the_documented_interface() -> None:
     assert set(drive["projection"]) == {
         "method", "basis", "percent_per_year", "percent_per_year_low", "percent_per_year_high", "years_remaining",
         "years_remaining_low", "years_remaining_high", "years_new_drive", "years_new_drive_low",
-        "years_new_drive_high", "interval_level", "interval", "wear_class", "rates", "trend"}
+        "years_new_drive_high", "interval_level", "interval", "wear_class", "rates", "trend", "duty_cycle",
+        "duty_cycle_measured", "duty_cycle_basis", "wears_out_date", "wears_out_date_low"}
     assert drive["interface"] == "ata" and isinstance(drive["warnings"], list)
 
 

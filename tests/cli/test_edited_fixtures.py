@@ -290,7 +290,8 @@ def test_printed_figures_carry_a_one_line_legend() -> None:
     table = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "intel"), "report", "--represents",
                                      "1d"], env={"COLUMNS": "160"}).stdout
     assert ("Power-on years; brackets: 80 % prediction interval, for timed windows the counter's resolution; "
-            "≥ x: no upper end.") in table
+            "≥ x: no upper end; under them the month they end on the calendar (pessimistic in brackets; always on "
+            "assumed without dated readings).") in " ".join(table.split())
     young_at_0 = str(CORPUS / "linuxhw-EnterpriseDrive__hgst-husmr7638bdp3y1__1.txt")
     blocks = CliRunner().invoke(cli, ["analyze", young_at_0], env={"COLUMNS": ""}).stdout
     key = "Power-on years; brackets: 80 % prediction interval; > 100, < 0.1: bounds."

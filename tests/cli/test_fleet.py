@@ -302,8 +302,8 @@ def test_check_ok_with_perfdata(tmp_path: Path) -> None:
     assert perf == ("'drives'=4;;;0; 'drives_warning'=0;;;0; 'drives_critical'=0;;;0; 'drives_unknown'=0;;;0; "
                     "'years_left_low_min'=4.52;2:;0.5:;0; 'used_max'=15%;80;100;0;")
     assert len(long_lines) == 4 and all(line.split()[0].startswith("/dev/sd") for line in long_lines)
-    assert "/dev/sda INTEL SSDSA2BZ200G3 [CVPR0000SEED710]: OK: 0 % used, 18.7 years left (17.5 pessimistic; " \
-           "timed-workload)" in long_lines
+    assert any(line.startswith("/dev/sda INTEL SSDSA2BZ200G3 [CVPR0000SEED710]: OK: 0 % used, 18.7 years left (17.5 "
+                               "pessimistic; timed-workload), wears out ") for line in long_lines)
     assert len(perf_lines) == 4  # one drive a line
     assert "'used_CVPR0000SEED710'=0%;80;100;0; 'years_left_CVPR0000SEED710'=18.70;;;0; " \
            "'years_left_low_CVPR0000SEED710'=17.53;2:;0.5:;0; 'tbw_used_CVPR0000SEED710'=0.01%;80;100;0; " \
