@@ -4,7 +4,7 @@ _ssdwear() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            analyze|check|completion|history|measure|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; break ;;
+            analyze|check|completion|history|import|measure|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; break ;;
         esac
     done
     if [ -z "$cmd" ]; then
@@ -17,7 +17,7 @@ _ssdwear() {
         --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "analyze check completion history measure plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze check completion history import measure plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -75,6 +75,19 @@ _ssdwear() {
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            ;;
+        import)
+            case "$prev" in
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         measure)
             case "$prev" in

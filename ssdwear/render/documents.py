@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ssdwear.assess.verdict import Verdict
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
     from ssdwear.run.reset import StartResult
+    from ssdwear.run.smartd import Imported
 
 # What a document holds: JSON's types (read-only views, so that a list of strings is a list of Json).
 Json: TypeAlias = bool | int | float | str | Sequence["Json"] | Mapping[str, "Json"] | None
@@ -117,6 +118,13 @@ def status_doc(rows: Sequence[StatusRow]) -> Doc:
 def start_doc(results: Sequence[StartResult]) -> Doc:
     return {"results": [dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial,
                              status=r.status, message=r.message) for r in results]}
+
+
+def import_doc(places: Sequence[str], results: Sequence[Imported]) -> Doc:
+    """`import smartd`: the places looked in, and per drive what was imported from where (or why nothing)."""
+    return {"places": list(places), "drives": [dict(
+        where=r.where, model=r.model, serial=r.serial, added=r.added, offered=r.offered, summary=r.summary,
+        message=r.message) for r in results]}
 
 
 def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:

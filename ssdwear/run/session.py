@@ -331,20 +331,31 @@ class Session:
         if key is None:
             return history_mod.with_dates(report, now, None)
         since = now - timedelta(minutes=self.config.history_window_minutes)
-        series = history_mod.Series([*self._stored(key, since), sample_of(snap, report, now)], report)
-        log, log_notes = self.attrlog(snap, since, now)
-        if log is not None:
-            seen = as_logged(snap)
-            seen_report = assess_mod.assess(seen, self.context(seen, now))
-            logged = history_mod.Series([*log.samples, sample_of(seen, seen_report, now)], seen_report, SOURCE,
-                                        log.summary, log.notes)
-            series = history_mod.longer(series, logged)
+        series, log_notes = self._series(snap, report, key, since, now)
         if report.measured_window:  # a timed window stands (the log's own report does not know it)
             report = replace(report, notes=report.notes + tuple(log_notes))
         else:
             report = with_windowed(report, history_mod.series_windowed(series, self.config.interval_level, now),
                                    log_notes)
         return history_mod.with_dates(report, now, series)
+
+    def _series(self, snap: Snapshot, report: DriveReport, key: str, since: datetime, now: datetime
+                ) -> tuple[history_mod.Series, list[str]]:
+        """The series the drive's history projection rests on, and notes on the attribute logs not used: the one
+        that reaches furthest back of the stored samples read by the drive's indicator now, the stored samples read
+        by the indicator smartd logs (imported ones: the log holds no Device Statistics), and the log itself."""
+        stored = self._stored(key, since)
+        series = history_mod.Series([*stored, sample_of(snap, report, now)], report)
+        log, notes = self.attrlog(snap, since, now)
+        seen = as_logged(snap)
+        seen_report = assess_mod.assess(seen, self.context(seen, now))
+        live = sample_of(seen, seen_report, now)
+        if stored and seen_report.used_source != report.used_source:
+            series = history_mod.longer(series, history_mod.Series([*stored, live], seen_report))
+        if log is not None:
+            series = history_mod.longer(series, history_mod.Series([*log.samples, live], seen_report, SOURCE,
+                                                                   log.summary, log.notes))
+        return series, notes
 
     def _stored(self, key: str, since: datetime) -> list[Sample]:
         store = self.store()

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
@@ -22,8 +23,11 @@ from ssdwear.assess.history import sample_of
 from ssdwear.drives.ratings import Rating
 from ssdwear.host import smartd as logs
 from ssdwear.model.escape import display_path
-from ssdwear.model.records import Sample, Snapshot
+from ssdwear.model.records import DriveId, Sample, Snapshot, location
 from ssdwear.smartctl import smartd as fmt
+
+if TYPE_CHECKING:
+    from ssdwear.host.store.queries import Store
 
 WINDOW_LINES = 128  # lines of the window assessed: between this and twice this, evenly spaced
 SLACK_HOURS = 1.0  # power-on hours count whole hours: one may tick at once after the previous line
@@ -67,11 +71,22 @@ class _Thinned:
         self.seen += 1
 
 
-def _read(path: Path, since: str, limit: int) -> tuple[list[bytes], logs.Stats]:
-    """The lines of the window (timestamps from `since` on, as text), thinned, and the newest line; the stats."""
+class _Hourly:
+    """The first line of every hour (ssdwear's own sampling interval): what an import stores."""
+
+    def __init__(self) -> None:
+        self.kept: list[bytes] = []
+
+    def offer(self, raw: bytes) -> None:
+        if not self.kept or self.kept[-1][:13] != raw[:13]:  # 'YYYY-MM-DD HH'
+            self.kept.append(raw)
+
+
+def _read(path: Path, since: str, window: _Thinned | _Hourly) -> tuple[list[bytes], logs.Stats]:
+    """The lines `window` keeps of those from `since` on (timestamps as text), and the newest line; the stats."""
     fd = logs.open_log(path)
     stats = logs.Stats()
-    window, newest, start = _Thinned(limit), b"", since.encode("ascii")
+    newest, start = b"", since.encode("ascii")
     try:
         for raw in logs.lines(fd, stats):
             if raw >= start:  # the timestamp leads the line, and sorts as text
@@ -135,9 +150,11 @@ def _lines(raws: Iterable[bytes], kind: fmt.LogKind, decode: fmt.Decoder | None,
     return out
 
 
-def read_log(found: logs.Found, snap: Snapshot, since: datetime, now: datetime, ratings: Sequence[Rating] = ()
-             ) -> LogReadings | str:
-    """The drive's readings from one log, or why there are none (a one-line reason naming the file)."""
+def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: datetime,
+             ratings: Sequence[Rating] = ()) -> LogReadings | str:
+    """The drive's readings from one log since `since` (a window's worth, evenly thinned), or with `since` None
+    the first line of every hour of the whole log (an import); or why there are none (one line naming the
+    file)."""
     name = display_path(found.path)
     if found.note is not None:
         return found.note
@@ -149,7 +166,8 @@ def read_log(found: logs.Found, snap: Snapshot, since: datetime, now: datetime, 
         return (f"{name}: the drive's attribute 9 does not give its power-on hours in any layout smartd's raw values "
                 "can be read in, so the log's lines have no clock: not used")
     try:
-        raws, stats = _read(found.path, logs.local_stamp(since), WINDOW_LINES)
+        raws, stats = _read(found.path, "", _Hourly()) if since is None else \
+            _read(found.path, logs.local_stamp(since), _Thinned(WINDOW_LINES))
     except logs.AttrlogError as exc:
         return str(exc)
     parsed = _lines(raws, found.kind, decoder[1] if decoder else None, stats)
@@ -180,10 +198,10 @@ def read_log(found: logs.Found, snap: Snapshot, since: datetime, now: datetime, 
     return LogReadings(found.path, found.kind, tuple(samples), stats.lines, stats.bad, first, last, tuple(notes))
 
 
-def drive_log(places: Sequence[str], snap: Snapshot, since: datetime, now: datetime,
+def drive_log(places: Sequence[str], snap: Snapshot, since: datetime | None, now: datetime,
               ratings: Sequence[Rating] = ()) -> tuple[LogReadings | None, list[str]]:
-    """The drive's attribute log readings from the first place that holds a usable one, and notes on the files
-    that bear its name but were not used."""
+    """The drive's attribute log readings (read_log: since `since`, or hourly) from the first place that holds a
+    usable one, and notes on the files that bear its name but were not used."""
     notes: list[str] = []
     for place in places:
         for found in logs.find(place, snap):
@@ -193,3 +211,38 @@ def drive_log(places: Sequence[str], snap: Snapshot, since: datetime, now: datet
             else:
                 return result, notes
     return None, notes
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What `import smartd` did for one drive."""
+
+    where: str
+    model: str | None
+    serial: str | None
+    added: int = 0  # samples stored
+    offered: int = 0  # hourly readings the log gave
+    summary: str | None = None  # the log read (LogReadings.summary)
+    message: str | None = None  # why nothing was imported
+
+
+def import_logs(store: Store, places: Sequence[str], drives: Sequence[Snapshot], now: datetime,
+                ratings: Sequence[Rating] = ()) -> list[Imported]:
+    """Each drive's attribute log copied into the history: the first line of every hour (ssdwear's own sampling
+    interval), each once (Store.import_samples: importing again adds nothing)."""
+    out = []
+    for snap in drives:
+        where, drive = location(snap.device or snap.source, snap.device_type), DriveId.of(snap)
+        said = Imported(where, snap.model, snap.serial)
+        if drive.key is None:
+            out.append(replace(said, message="the drive has no serial number or WWN: nothing to key its samples by"))
+            continue
+        log, notes = drive_log(places, snap, None, now, ratings)
+        if log is None:
+            why = "; ".join(n.removeprefix(f"{fmt.SOURCE}: ") for n in notes) or \
+                f"no smartd attribute log for it in {', '.join(places) or '(no place)'}"
+            out.append(replace(said, message=why))
+            continue
+        added = store.import_samples(drive, log.samples)
+        out.append(replace(said, added=added, offered=len(log.samples), summary=log.summary))
+    return out

@@ -245,4 +245,49 @@ def _volume_verdict(app: App, origin: str, volumes: list[RaidVolume], target: st
     sys.exit(EXIT_CANNOT_JUDGE)
 
 
-COMMANDS = (sample, check, retire_check)
+@command(name="import")
+@click.argument("what", metavar="smartd", type=click.Choice(["smartd"]))
+@click.argument("place", metavar="[DIR]", required=False)
+@format_option()
+def import_(app: App, what: str, place: str | None, fmt: str) -> None:
+    """Copy smartd's attribute logs into the history.
+
+    Reads every drive, finds the log smartd keeps of it (DIR: a directory, or a prefix as smartd's
+    -A takes it; default: the config's smartd_attrlog, else /var/lib/smartmontools/attrlog.),
+    checks it is that drive's, and stores the first reading of every hour as a sample. Importing
+    again adds nothing. report, check and the others read the logs without importing them; import
+    keeps their history when smartd's files go (rotated, or smartd removed).
+
+    \b
+    Examples:
+      ssdwear import smartd
+      ssdwear import smartd /var/log/smartd/
+    """
+    from ssdwear.host.smartd import prefixes
+    from ssdwear.render.documents import import_doc
+    from ssdwear.run.smartd import import_logs
+
+    with reading(app, fallback=False) as (session, targets):
+        places = [place] if place else list(session.attrlog_places) or prefixes(session.config.smartd_attrlog)
+        store = session.store(write=True)
+        assert store is not None
+        if not targets:
+            raise no_drives(session)
+        outcomes = session.read(targets).outcomes
+        drives = [o for o in outcomes if not isinstance(o, SsdwearError)]
+        results = import_logs(store, places, drives, app.clock(), session.config.ratings)
+        failed = [o for o in outcomes if isinstance(o, SsdwearError)]
+    for bad in failed:
+        say(str(bad))
+    if fmt == "table":
+        for r in results:
+            who = " ".join(x for x in (r.where, r.model, r.serial and f"[{r.serial}]") if x)
+            done = r.message or (f"{r.added:,} of {r.offered:,} hourly readings imported "
+                                 f"({r.offered - r.added:,} already there) from {r.summary}")
+            write(f"{who}: {done}")
+    else:
+        emit_doc(envelope(app, session.origin, **import_doc(places, results)), fmt)
+    sys.exit(EXIT_PARTIAL if failed else EXIT_OK)
+
+
+COMMANDS = (sample, check, retire_check, import_)

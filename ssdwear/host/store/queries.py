@@ -233,7 +233,24 @@ class Store:
         result: dict[str, str] = self._transaction(write)
         return result
 
-    def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None) -> None:
+    def import_samples(self, drive: DriveId, samples: Sequence[Sample]) -> int:
+        """Store readings taken elsewhere (smartd's attribute log) in one transaction, each unless the drive has a
+        sample at that very millisecond already: importing the same readings twice adds nothing. Returns how many
+        were added. A sample whose values do not fit is skipped (SampleRejected is not raised)."""
+        def write(db: sqlite3.Connection) -> int:
+            added = 0
+            for sample in samples:
+                try:
+                    added += self._insert(db, drive, sample, None, once=True)
+                except SampleRejected:
+                    continue
+            return added
+        result: int = self._transaction(write)
+        return result
+
+    def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None,
+                once: bool = False) -> bool:
+        """Insert one sample; with `once`, not when the drive has one at that millisecond (then False)."""
         t = _ms(s.at)
         values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
                   s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors)
@@ -248,6 +265,8 @@ class Store:
             except sqlite3.IntegrityError as exc:
                 if "samples.drive_id, samples.t" not in str(exc):
                     raise
+                if once:
+                    return False
                 t += 1  # another sample of this drive in the same millisecond: keep both
         else:
             raise sqlite3.IntegrityError(f"{MAX_SAME_TIME_RETRIES} samples of one drive collide at one time "
@@ -256,6 +275,7 @@ class Store:
             db.execute("INSERT INTO devices (device, drive_id, seen) VALUES (?, ?, ?) "
                        "ON CONFLICT(device) DO UPDATE SET drive_id = excluded.drive_id, seen = excluded.seen",
                        (device, drive_id, t))
+        return True
 
     def record_reset(self, drive: DriveId, at: datetime, device: str | None, power_on_hours: float | None,
                      baseline: dict[str, Any]) -> None:
