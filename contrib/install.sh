@@ -9,7 +9,9 @@
 # Settings (environment): PREFIX (the venv, default /opt/ssdwear), BINDIR (default /usr/local/bin), PYTHON
 # (default /usr/bin/python3, else python3 on PATH), MANDIR (default /usr/local/share/man: man-db's manpath for
 # /usr/local/bin), COMPLETIONS=no to skip the completions, and BASH_COMPLETION_DIR,
-# ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere. Running it again upgrades in place. Every
+# ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere, SMARTD_RUN_D (default /etc/smartmontools/run.d:
+# where Debian's smartd-runner runs its mail scripts; the script goes there only when that directory exists) or
+# SMARTD_RUN_D=no to leave it out. Running it again upgrades in place. Every
 # directory setting must be an absolute path. The package is built from a clean copy of this checkout, and the
 # command is run once, through the link, before "installed" is said.
 set -eu
@@ -24,10 +26,11 @@ fi
 # A relative directory would be taken from wherever install.sh was started, and the link in BINDIR would point
 # nowhere (a symbolic link's relative target is read from the link's own directory): refused, as autoconf's
 # configure refuses a relative --prefix, rather than guessed.
-for setting in PREFIX BINDIR MANDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR; do
+for setting in PREFIX BINDIR MANDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR SMARTD_RUN_D; do
     eval "value=\${$setting:-}"
     case "$value" in
         ""|/*) ;;
+        no) [ "$setting" = SMARTD_RUN_D ] || { echo "install.sh: $setting must be an absolute path, got 'no'" >&2; exit 1; } ;;
         *) echo "install.sh: $setting must be an absolute path, got '$value': the command, cron and systemd must not depend on the directory install.sh ran in (e.g. $setting=$(pwd)/$value)" >&2
            exit 1;;
     esac
@@ -91,4 +94,13 @@ if [ "${COMPLETIONS:-yes}" != "no" ]; then
         "${ZSH_COMPLETION_DIR:-}"
     install_completion fish "${FISH_COMPLETION_DIR:-/usr/share/fish/vendor_completions.d}" ssdwear.fish \
         ssdwear.fish "${FISH_COMPLETION_DIR:-}"
+fi
+
+# smartd's mails (Debian, Ubuntu: smartd-runner runs /etc/smartmontools/run.d/*): ssdwear's verdict appended, by a
+# script named to run before 10mail sends the message. Only where the directory exists (smartmontools installed).
+SMARTD_RUN_D=${SMARTD_RUN_D:-/etc/smartmontools/run.d}
+if [ "$SMARTD_RUN_D" != no ] && [ -d "$SMARTD_RUN_D" ]; then
+    as_owner "$SMARTD_RUN_D/05ssdwear" cp "$here/contrib/smartd/run.d-ssdwear" "$SMARTD_RUN_D/05ssdwear"
+    as_owner "$SMARTD_RUN_D/05ssdwear" chmod 755 "$SMARTD_RUN_D/05ssdwear"
+    echo "smartd mail script: $SMARTD_RUN_D/05ssdwear (chmod -x it to turn it off)"
 fi

@@ -45,8 +45,9 @@ DATA_FILES = {
     "share/fish/vendor_completions.d/ssdwear.fish": "usr/share/fish/vendor_completions.d/ssdwear.fish",
 }
 UNITS = ROOT / "contrib" / "systemd"
-# Issue 20's smartd warning script: installed as /etc/smartmontools/run.d/50ssdwear (a conffile, like
-# smartmontools' own run.d scripts) as soon as contrib/ has it.
+# Issue 20's smartd warning script: installed as /etc/smartmontools/run.d/05ssdwear (a conffile, like
+# smartmontools' own run.d scripts): run-parts runs them in name order and 10mail sends the message, so the
+# script must come before it to add to the mail.
 SMARTD_RUN_D = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
 LAUNCHER = """#!/usr/bin/python3 -I
 # ssdwear, from the Debian package: the program and pySMART live in /{private}.
@@ -178,7 +179,7 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
     if SMARTD_RUN_D.is_file():
-        run_d = root / "etc" / "smartmontools" / "run.d" / "50ssdwear"
+        run_d = root / "etc" / "smartmontools" / "run.d" / "05ssdwear"
         run_d.parent.mkdir(parents=True)
         shutil.copy(SMARTD_RUN_D, run_d)
         run_d.chmod(0o755)

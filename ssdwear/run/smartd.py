@@ -150,6 +150,31 @@ def _lines(raws: Iterable[bytes], kind: fmt.LogKind, decode: fmt.Decoder | None,
     return out
 
 
+def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None,
+           parsed: Sequence[tuple[fmt.Line, float, datetime]]) -> tuple[str, ...]:
+    """What reading the log changed or skipped, each said once."""
+    notes = []
+    if moved:
+        notes.append(f"{moved} line(s) dated later than their power-on hours allow (the clock was ahead): placed by "
+                     "their power-on hours")
+    if stats.skipped_bytes:
+        notes.append(f"{name} is {stats.skipped_bytes + logs.MAX_READ_BYTES:,} bytes; only its last "
+                     f"{logs.MAX_READ_BYTES:,} were read")
+    if stats.bad:
+        why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.reasons.items()))
+        notes.append(f"{stats.bad:,} line(s) of {name} skipped ({why})")
+    if decoded_as is not None and decoded_as != "hours":
+        notes.append(f"attribute 9 read as {decoded_as}, as the drive's own reading shows it")
+    ids = [frozenset(i for i, _, _ in line.ata) for line, _, _ in parsed]
+    changed = next((k for k in range(1, len(ids)) if ids[k] != ids[k - 1]), None)
+    if changed is not None:  # a firmware update, or a reading smartd got only in part
+        gone, new = sorted(ids[changed - 1] - ids[changed]), sorted(ids[changed] - ids[changed - 1])
+        said = ", ".join([*(f"-{i}" for i in gone), *(f"+{i}" for i in new)])
+        notes.append(f"the drive's attributes changed at {parsed[changed][0].stamp} ({said}: a firmware update?); "
+                     "each line is read by the attributes it holds")
+    return tuple(f"{fmt.SOURCE}: {n}" for n in notes)
+
+
 def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: datetime,
              ratings: Sequence[Rating] = ()) -> LogReadings | str:
     """The drive's readings from one log since `since` (a window's worth, evenly thinned), or with `since` None
@@ -180,22 +205,10 @@ def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: dat
     foreign = _foreign(snap, hours[-1], times[-1], now)
     if foreign is not None:
         return f"{name}: {foreign}"
-    notes = []
-    moved = _repair(times, hours, now)
-    if moved:
-        notes.append(f"{fmt.SOURCE}: {moved} line(s) dated later than their power-on hours allow (the clock was "
-                     "ahead): placed by their power-on hours")
-    if stats.skipped_bytes:
-        notes.append(f"{fmt.SOURCE}: {name} is {stats.skipped_bytes + logs.MAX_READ_BYTES:,} bytes; only its last "
-                     f"{logs.MAX_READ_BYTES:,} were read")
-    if stats.bad:
-        why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.reasons.items()))
-        notes.append(f"{fmt.SOURCE}: {stats.bad:,} line(s) of {name} skipped ({why})")
-    if decoder is not None and decoder[0] != "hours":
-        notes.append(f"{fmt.SOURCE}: attribute 9 read as {decoder[0]}, as the drive's own reading shows it")
+    notes = _notes(name, stats, _repair(times, hours, now), decoder[0] if decoder else None, parsed)
     parsed = [(line, h, at) for (line, h, _), at in zip(parsed, times, strict=True)]
     samples = _samples(snap, parsed, found.kind, ratings, str(found.path))
-    return LogReadings(found.path, found.kind, tuple(samples), stats.lines, stats.bad, first, last, tuple(notes))
+    return LogReadings(found.path, found.kind, tuple(samples), stats.lines, stats.bad, first, last, notes)
 
 
 def drive_log(places: Sequence[str], snap: Snapshot, since: datetime | None, now: datetime,

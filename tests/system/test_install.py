@@ -66,7 +66,8 @@ def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, pyt
     if python == "old":  # answers like RHEL 9's /usr/bin/python3
         fake.write_text('#!/bin/sh\ncase "$1" in -V) echo "Python 3.9.18";; *) exit 1;; esac\n')
         fake.chmod(0o755)
-    env = {**os.environ, "PYTHON": str(fake), "PREFIX": str(tmp_path / "venv"), "BINDIR": str(tmp_path / "bin")}
+    env = {**os.environ, "PYTHON": str(fake), "PREFIX": str(tmp_path / "venv"), "BINDIR": str(tmp_path / "bin"),
+           "SMARTD_RUN_D": "no"}
     proc = subprocess.run(["sh", "contrib/install.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and proc.stdout == ""
     [line] = proc.stderr.splitlines()
@@ -78,13 +79,14 @@ def test_install_refuses_a_python_older_than_310_in_one_line(tmp_path: Path, pyt
 def _install(checkout: Path, tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
     """contrib/install.sh of `checkout`, into a prefix and bin directory under tmp_path, without completions."""
     env = {**os.environ, "PREFIX": str(tmp_path / "opt" / "ssdwear"), "BINDIR": str(tmp_path / "bin"),
-           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", "MANDIR": str(tmp_path / "man"), **settings}
+           "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", "MANDIR": str(tmp_path / "man"),
+           "SMARTD_RUN_D": "no", **settings}
     env.pop("VIRTUAL_ENV", None)
     return subprocess.run(["sh", str(checkout / "contrib" / "install.sh")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "MANDIR", "BASH_COMPLETION_DIR"])
+@pytest.mark.parametrize("setting", ["PREFIX", "BINDIR", "MANDIR", "BASH_COMPLETION_DIR", "SMARTD_RUN_D"])
 def test_install_refuses_a_relative_directory_before_doing_anything(tmp_path: Path, setting: str) -> None:
     """A relative PREFIX made a link in BINDIR that points nowhere, and install.sh still said "installed"."""
     proc = _install(ROOT, tmp_path, **{setting: "relative/dir"})
@@ -138,3 +140,21 @@ def test_install_says_installed_only_when_the_installed_command_runs(tmp_path: P
     [line] = [x for x in proc.stderr.splitlines() if x.startswith("install.sh:")]
     assert proc.stderr.splitlines()[-1] == line
     assert line.startswith(f"install.sh: {tmp_path}/bin/ssdwear does not run the command installed in ")
+
+
+@pytest.mark.slow  # a pip install (~10 s)
+def test_install_puts_the_smartd_mail_script_before_10mail_only_where_run_d_exists(tmp_path: Path) -> None:
+    """Issue 20.4: Debian's smartd-runner runs /etc/smartmontools/run.d/* in name order and 10mail sends the mail:
+    the script is 05ssdwear, executable; without the directory (no smartmontools) nothing is made."""
+    run_d = tmp_path / "run.d"
+    absent = _install(ROOT, tmp_path, SMARTD_RUN_D=str(run_d))
+    assert absent.returncode == 0, absent.stderr[-2000:]
+    assert not run_d.exists() and "smartd mail script" not in absent.stdout
+    run_d.mkdir()
+    (run_d / "10mail").write_text("#!/bin/sh\n")
+    proc = _install(ROOT, tmp_path, SMARTD_RUN_D=str(run_d))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    script = run_d / "05ssdwear"
+    assert script.read_bytes() == (ROOT / "contrib" / "smartd" / "run.d-ssdwear").read_bytes()
+    assert os.access(script, os.X_OK) and sorted(p.name for p in run_d.iterdir()) == ["05ssdwear", "10mail"]
+    assert f"smartd mail script: {script}" in proc.stdout
