@@ -188,7 +188,9 @@ def lines(fd: int, stats: Stats) -> Iterator[bytes]:
             stats.skip("a line longer than smartd writes")
             partial, drop_first = b"", True
         for raw in pieces:
-            if stamp(raw) and raw[-1] == 59 and raw.find(b":", STAMP_LENGTH) < 0:  # ends in ';', one timestamp
+            if len(raw) > MAX_LINE_BYTES:
+                stats.skip("a line longer than smartd writes")
+            elif stamp(raw) and raw[-1] == 59 and raw.find(b":", STAMP_LENGTH) < 0:  # ends in ';', one timestamp
                 if not stats.lines:
                     stats._first = raw[:STAMP_LENGTH]
                 stats.lines += 1

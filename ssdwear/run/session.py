@@ -355,6 +355,8 @@ class Session:
         if log is not None:
             series = history_mod.longer(series, history_mod.Series([*log.samples, live], seen_report, SOURCE,
                                                                    log.summary, log.notes))
+            if series.origin != SOURCE:
+                notes.append(f"{log.summary}: the stored samples reach as far back, and are used")
         return series, notes
 
     def _stored(self, key: str, since: datetime) -> list[Sample]:

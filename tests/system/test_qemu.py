@@ -17,7 +17,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 
+from ssdwear.smartctl import smartd as fmt
 from tools import qemuvm
 
 DD_BYTES = 200 * 1024 * 1024
@@ -29,6 +31,21 @@ set -u
 OUT="$SSDWEAR_VM_OUT"
 S="{python} -m ssdwear"
 run() {{ name=$1; shift; "$@" > "$OUT/$name.out" 2> "$OUT/$name.err"; echo $? > "$OUT/$name.rc"; }}
+# The real smartd (Debian's), in the background while the rest runs: Debian's smartd.conf line plus -M test (a test
+# mail per drive at start, through smartd_warning.sh and smartd-runner to /etc/smartmontools/run.d: ssdwear's script,
+# then 10mail, here a copy that keeps the mail), every 10 s (-i 10, smartd's minimum), attribute logs in Debian's
+# default place (no -A: /var/lib/smartmontools/attrlog.MODEL-SERIAL.ata.csv).
+RUND=/etc/smartmontools/run.d
+printf '#!/bin/sh\ndate +%%s.%%N > "$SSDWEAR_VM_OUT/mailstart$(echo "$SMARTD_DEVICE" | tr / _)"\n' > $RUND/04stamp
+cp {root}/contrib/smartd/run.d-ssdwear $RUND/05ssdwear
+printf '#!/bin/sh\nd=$(echo "$SMARTD_DEVICE" | tr / _)\ndate +%%s.%%N > "$SSDWEAR_VM_OUT/mailend$d"\n%s\n' \
+    'cp "$1" "$SSDWEAR_VM_OUT/mail$d"' > $RUND/10mail
+printf '#!/bin/sh\nexec {python} -m ssdwear "$@"\n' > /usr/local/bin/ssdwear
+chmod 755 $RUND/04stamp $RUND/05ssdwear $RUND/10mail /usr/local/bin/ssdwear
+echo 'DEVICESCAN -d removable -n standby -m root -M exec /usr/share/smartmontools/smartd-runner -M test' \
+    > /run/smartd.conf
+smartd -d -i 10 -c /run/smartd.conf > "$OUT/smartd.log" 2>&1 &
+SMARTD=$!
 run report1 $S report --format json
 run sample1 $S sample
 run smart_before smartctl --json=c -x -d nvme /dev/nvme0
@@ -45,6 +62,19 @@ run nvme_refused $S start /dev/nvme0
 run nvme_forced $S start /dev/nvme0 --force --format json
 run retire $S retire-check /dev/nvme1 --format json
 run check $S check
+# at least 3 lines of each ATA drive's attribute log (smartd 7.3 writes none for NVMe), then stop smartd
+i=0
+while [ $i -lt 90 ]; do
+    n=$(for f in /var/lib/smartmontools/attrlog.*.ata.csv; do [ -f "$f" ] && wc -l < "$f"; done | sort -n | head -1)
+    [ "${{n:-0}}" -ge 3 ] && [ "$(ls /var/lib/smartmontools/attrlog.*.ata.csv | wc -l)" -ge 2 ] && break
+    sleep 1; i=$((i + 1))
+done
+echo $i > "$OUT/smartd_waited"
+kill $SMARTD; wait $SMARTD
+mkdir "$OUT/attrlog" && cp -p /var/lib/smartmontools/attrlog.* "$OUT/attrlog/"
+run smartd_report $S report --format json
+run smartd_import $S import smartd
+run smartd_import2 $S import smartd --format json
 """
 
 
@@ -59,10 +89,11 @@ def vm(tmp_path_factory: pytest.TempPathFactory) -> Path:
               qemuvm.Drive.sata("AHCI0001"), qemuvm.Drive.sata("AHCI0002", model="INTEL SSDSC2BA200G3",
                                                                rotation_rate=1),
               qemuvm.Drive.scsi("VSCSI0001")]
-    script = GUEST.format(python=shlex.quote(sys.executable), count=DD_BYTES // 2**20)
+    script = GUEST.format(python=shlex.quote(sys.executable), count=DD_BYTES // 2**20, root=shlex.quote(str(ROOT)))
     result = qemuvm.run_vm(drives, script, timeout_s=270, workdir=tmp_path_factory.mktemp("vm"))
     assert result.returncode == 0, result.console[-4000:]
     assert result.seconds < 300
+    print(f"VM run: {result.seconds:.1f} s")
     return result.outdir
 
 
@@ -159,3 +190,58 @@ def test_critical_warning_reaches_retire_check_and_check(vm: Path) -> None:
     assert any("NVMe critical warning 0x04" in r for r in doc["reasons"])
     rc, stdout, _ = out(vm, "check")
     assert rc == 2 and stdout.startswith("SSDWEAR CRITICAL - ") and "NVME0002" in stdout.splitlines()[0]
+
+
+LOGS = {"AHCI0001": "attrlog.QEMU_HARDDISK-AHCI0001.ata.csv",
+        "AHCI0002": "attrlog.INTEL_SSDSC2BA200G3-AHCI0002.ata.csv"}
+
+
+@pytest.mark.qemu
+def test_the_real_smartd_wrote_attribute_logs_in_the_documented_format(vm: Path) -> None:
+    """smartd 7.3 in Debian's default place, named MODEL-SERIAL with '_' for blanks; every line as smartd.cpp
+    writes it (local time, ID;VALUE;RAW triplets, tab-led); no NVMe log (smartd writes those from 7.5 on)."""
+    written = sorted(p.name for p in (vm / "attrlog").iterdir())
+    assert written == sorted(LOGS.values()), written
+    report = by_serial(out(vm, "report1")[1])
+    for serial, name in LOGS.items():
+        raw = (vm / "attrlog" / name).read_bytes()
+        assert raw.endswith(b"\n")
+        lines = [fmt.parse_line(x, "ata") for x in raw.split(b"\n")[:-1]]
+        assert len(lines) >= 3 and all(isinstance(x, fmt.Line) for x in lines), raw[:500]
+        assert all(x.ata and 9 in {i for i, _, _ in x.ata} for x in lines if isinstance(x, fmt.Line))
+        stamps = [x.stamp for x in lines if isinstance(x, fmt.Line)]
+        assert stamps == sorted(stamps)
+        assert report[serial]["power_on_hours"] is not None
+
+
+@pytest.mark.qemu
+def test_ssdwear_reads_the_real_smartds_logs_as_the_drives(vm: Path) -> None:
+    rc, stdout, stderr = out(vm, "smartd_report")
+    assert rc == 0, stderr
+    drives = by_serial(stdout)
+    for serial, name in LOGS.items():
+        said = [n for n in drives[serial]["notes"] if n.startswith("smartd:attrlog /var/lib/smartmontools/" + name)]
+        assert len(said) == 1 and ", " not in said[0].split(" lines")[0], drives[serial]["notes"]  # none skipped
+    rc, stdout, stderr = out(vm, "smartd_import")
+    assert rc == 0, stderr
+    for serial, name in LOGS.items():
+        [line] = [x for x in stdout.splitlines() if f"[{serial}]" in x]
+        assert " hourly readings imported (0 already there) from smartd:attrlog " \
+               f"/var/lib/smartmontools/{name}: " in line, line
+    again = {d["serial"]: d for d in json.loads(out(vm, "smartd_import2")[1])["drives"]}
+    assert all(again[s]["added"] == 0 and again[s]["offered"] >= 1 for s in LOGS)  # importing twice adds nothing
+
+
+@pytest.mark.qemu
+def test_smartds_test_mail_carries_ssdwears_verdict_through_the_real_smartd_runner(vm: Path) -> None:
+    """smartd -M test -> smartd_warning.sh -> smartd-runner -> run-parts: 05ssdwear appended retire-check before
+    10mail took the message; smartd logged no output of its warning script."""
+    mail = (vm / "mail_dev_sda").read_text()
+    assert "TEST EMAIL from smartd for device: /dev/sda" in mail
+    assert "\n--- ssdwear retire-check /dev/sda" in mail and "QEMU HARDDISK [AHCI0001] /dev/sda" in mail
+    seconds = float((vm / "mailend_dev_sda").read_text()) - float((vm / "mailstart_dev_sda").read_text())
+    print(f"05ssdwear took {seconds:.1f} s in the VM")
+    assert seconds < 35  # within its own budget (30 s and the kill's 5)
+    log = (vm / "smartd.log").read_text()
+    assert "Executing test of /usr/share/smartmontools/smartd-runner to root" in log
+    assert "produced unexpected output" not in log and "failed" not in log.lower().split("test of")[-1][:200]

@@ -16,7 +16,8 @@ from ssdwear.smartctl import smartd as fmt
 
 def c_printf_ata(stamp: tuple[int, ...], attrs: list[tuple[int, int, int]]) -> bytes:
     """"%d-%02d-%02d %02d:%02d:%02d;" then "\\t%d;%d;%" PRIu64 ";" per attribute, then "\\n"."""
-    line = "%d-%02d-%02d %02d:%02d:%02d;" % stamp + "".join("\t%d;%d;%d;" % a for a in attrs) + "\n"
+    # smartd.cpp's own format strings, kept in C's printf form on purpose
+    line = "%d-%02d-%02d %02d:%02d:%02d;" % stamp + "".join("\t%d;%d;%d;" % a for a in attrs) + "\n"  # noqa: UP031
     return line.encode("ascii")
 
 

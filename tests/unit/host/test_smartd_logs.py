@@ -1,0 +1,119 @@
+"""smartd's attribute logs on this machine (issue 20.2): found by smartd's names, never through a link, as root only
+root's files, read streaming and bounded, every line checked and the bad ones counted; timestamps in local time."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from ssdwear.host import smartd as logs
+from ssdwear.model.process import is_root
+from ssdwear.model.records import Snapshot
+
+DRIVE = Snapshot(source="/dev/sda", interface="ata", model="Samsung SSD 860 EVO 1TB", serial="S3Z9NB0K000777A")
+NAME = "Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777A.ata.csv"
+GOOD = b"2026-11-30 08:00:00;\t9;98;12000;\t177;88;72;\n"
+
+
+@pytest.fixture
+def berlin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("TZ", "Europe/Berlin")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def read(path: Path) -> tuple[list[bytes], logs.Stats]:
+    fd = logs.open_log(path)
+    stats = logs.Stats()
+    try:
+        return list(logs.lines(fd, stats)), stats
+    finally:
+        os.close(fd)
+
+
+def test_bad_lines_are_skipped_and_counted_by_why(tmp_path: Path) -> None:
+    path = tmp_path / f"attrlog.{NAME}"
+    cut = b"2026-11-30 08:30:00;\t9;98;12000;\t177;8"  # smartd stopped mid-line ...
+    path.write_bytes(GOOD + cut + GOOD + b"\n" + b"garbage\n" + b"2026-11-30 09:00:00;\t9;98;12001;\t177;88;7")
+    got, stats = read(path)
+    assert got == [GOOD.rstrip(b"\n")]  # ... and the next line was glued on: both skipped, never guessed at
+    assert (stats.lines, stats.bad, stats.cut) == (1, 4, True)
+    assert stats.reasons == {"not in smartd's format": 2, "an empty line": 1,
+                             "the last line is cut off (no line end)": 1}
+    assert (stats.first, stats.last) == ("2026-11-30 08:00:00", "2026-11-30 08:00:00")
+
+
+def test_a_line_longer_than_smartd_writes_is_skipped_and_reading_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / NAME
+    path.write_bytes(GOOD + b"2026-11-30 08:30:00;" + b"\t1;100;0;" * 4000 + b"\n" + GOOD)
+    got, stats = read(path)
+    assert got == [GOOD.rstrip(b"\n")] * 2 and stats.reasons == {"a line longer than smartd writes": 1}
+
+
+def test_only_the_end_of_a_huge_log_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(logs, "MAX_READ_BYTES", 10 * len(GOOD) + 5)
+    path = tmp_path / NAME
+    path.write_bytes(GOOD * 100)
+    got, stats = read(path)
+    assert len(got) == 10 and stats.bad == 0  # the partial first line of the part read is dropped, not counted
+    assert stats.skipped_bytes == 90 * len(GOOD) - 5
+
+
+def test_a_link_is_never_followed(tmp_path: Path) -> None:
+    real = tmp_path / "elsewhere.csv"
+    real.write_bytes(GOOD)
+    (tmp_path / f"attrlog.{NAME}").symlink_to(real)
+    [found] = logs.find(str(tmp_path / "attrlog."), DRIVE)
+    assert found.note is not None and "symbolic link: not followed" in found.note
+    with pytest.raises(logs.AttrlogError, match="symbolic link: not followed"):
+        logs.open_log(tmp_path / f"attrlog.{NAME}")
+
+
+def test_a_fifo_under_the_name_is_not_opened(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / NAME)
+    [found] = logs.find(str(tmp_path), DRIVE)
+    assert found.note is not None and "not a regular file" in found.note
+
+
+@pytest.mark.skipif(not is_root(), reason="the root-only trust rule")
+def test_as_root_a_log_someone_else_owns_is_refused(tmp_path: Path) -> None:
+    tmp_path.chmod(0o755)
+    path = tmp_path / NAME
+    path.write_bytes(GOOD)
+    os.chown(path, 65534, 65534)
+    with pytest.raises(logs.AttrlogError, match=r"refusing smartd attribute log .*owned by"):
+        logs.open_log(path)
+    os.chown(path, 0, 0)
+    path.chmod(0o666)
+    with pytest.raises(logs.AttrlogError, match="writable by"):
+        logs.open_log(path)
+
+
+def test_a_directory_or_a_prefix_finds_smartds_name_only(tmp_path: Path) -> None:
+    for name in (f"attrlog.{NAME}", f"other.{NAME}", "attrlog.Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777B.ata.csv",
+                 f"xattrlog.X{NAME}"):
+        (tmp_path / name).write_bytes(GOOD)
+    prefix = [f.path.name for f in logs.find(str(tmp_path / "attrlog."), DRIVE)]
+    assert prefix == [f"attrlog.{NAME}"]
+    directory = sorted(f.path.name for f in logs.find(str(tmp_path), DRIVE))
+    assert directory == [f"attrlog.{NAME}", f"other.{NAME}"]  # any prefix, but not one glued to the model
+
+
+def test_the_default_place_is_debians(tmp_path: Path) -> None:
+    assert logs.prefixes(None, "linux") == ["/var/lib/smartmontools/attrlog."]
+    assert logs.prefixes(None, "freebsd14") == []  # the port builds smartd without a default attribute log
+    assert logs.prefixes("/var/log/smartd/", "linux") == ["/var/log/smartd/"]
+
+
+def test_timestamps_are_read_in_the_hosts_time_zone(berlin: None) -> None:
+    """smartd writes time_to_tm_local(): summer and winter time in Berlin are UTC+2 and UTC+1."""
+    assert logs.local_time("2026-07-01 12:00:00") == datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
+    assert logs.local_time("2026-12-01 12:00:00") == datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
+    assert logs.local_stamp(datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)) == "2026-07-01 12:00:00"
