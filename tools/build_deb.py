@@ -49,6 +49,7 @@ UNITS = ROOT / "contrib" / "systemd"
 # smartmontools' own run.d scripts): run-parts runs them in name order and 10mail sends the message, so the
 # script must come before it to add to the mail.
 SMARTD_RUN_D = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
+SMARTD_RUN_D_NAME = "05ssdwear"  # the name contrib/install.sh gives it too
 LAUNCHER = """#!/usr/bin/python3 -I
 # ssdwear, from the Debian package: the program and pySMART live in /{private}.
 import sys
@@ -179,7 +180,7 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
     if SMARTD_RUN_D.is_file():
-        run_d = root / "etc" / "smartmontools" / "run.d" / "05ssdwear"
+        run_d = root / "etc" / "smartmontools" / "run.d" / SMARTD_RUN_D_NAME
         run_d.parent.mkdir(parents=True)
         shutil.copy(SMARTD_RUN_D, run_d)
         run_d.chmod(0o755)

@@ -61,9 +61,10 @@ def test_the_package_is_named_after_the_version_and_holds_what_the_issue_lists(d
                  "/usr/share/zsh/vendor-completions/_ssdwear", "/usr/share/fish/vendor_completions.d/ssdwear.fish",
                  "/usr/share/doc/ssdwear/copyright", "/usr/share/doc/ssdwear/changelog.Debian.gz",
                  "/usr/share/doc/ssdwear/changelog.gz", "/usr/share/ssdwear/ssdwear/__init__.py",
-                 "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py"):
+                 "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py",
+                 "/etc/smartmontools/run.d/05ssdwear"):
         assert path in files, path
-    assert files["/usr/bin/ssdwear"] == "-rwxr-xr-x"
+    assert files["/usr/bin/ssdwear"] == files["/etc/smartmontools/run.d/05ssdwear"] == "-rwxr-xr-x"
     # the README and the docs/ pages it links, beside each other as in the source (dh_compress may gzip them)
     for page in ("README.md", "docs/README.md", "docs/exit-codes.md", "docs/security.md"):
         assert {f"/usr/share/doc/ssdwear/{page}", f"/usr/share/doc/ssdwear/{page}.gz"} & set(files), page
@@ -84,7 +85,8 @@ def test_the_control_fields(deb: Path) -> None:
     assert field(deb, "Architecture") == "all"
     conffiles = subprocess.run(["dpkg-deb", "--info", str(deb), "conffiles"], capture_output=True, text=True,
                                check=True).stdout.split()
-    assert sorted(conffiles) == ["/etc/cron.d/ssdwear", "/etc/ssdwear/config.yaml"]
+    assert sorted(conffiles) == ["/etc/cron.d/ssdwear", "/etc/smartmontools/run.d/05ssdwear",
+                                 "/etc/ssdwear/config.yaml"]
 
 
 def test_the_copyright_file_names_both_licences(deb: Path, tmp_path: Path) -> None:

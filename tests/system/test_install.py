@@ -158,3 +158,13 @@ def test_install_puts_the_smartd_mail_script_before_10mail_only_where_run_d_exis
     assert script.read_bytes() == (ROOT / "contrib" / "smartd" / "run.d-ssdwear").read_bytes()
     assert os.access(script, os.X_OK) and sorted(p.name for p in run_d.iterdir()) == ["05ssdwear", "10mail"]
     assert f"smartd mail script: {script}" in proc.stdout
+
+
+def test_the_deb_and_install_sh_give_the_smartd_mail_script_one_name() -> None:
+    """Both put it before smartd-runner's 10mail (the .deb once named it 50ssdwear: after the mail was sent).
+    (tools/build_deb.py is read, not imported: it imports its sibling scripts as a script does.)"""
+    build_deb = (ROOT / "tools" / "build_deb.py").read_text()
+    [deb_name] = re.findall(r'^SMARTD_RUN_D_NAME = "(\w+)"', build_deb, re.M)
+    assert 'run.d" / SMARTD_RUN_D_NAME' in build_deb
+    install = (ROOT / "contrib" / "install.sh").read_text()
+    assert set(re.findall(r'"\$SMARTD_RUN_D/(\w+)"', install)) == {deb_name} and deb_name < "10mail"

@@ -211,6 +211,9 @@ def test_the_real_smartd_wrote_attribute_logs_in_the_documented_format(vm: Path)
         assert all(x.ata and 9 in {i for i, _, _ in x.ata} for x in lines if isinstance(x, fmt.Line))
         stamps = [x.stamp for x in lines if isinstance(x, fmt.Line)]
         assert stamps == sorted(stamps)
+        first = raw.split(b"\n")[0]
+        print(f"smartd wrote {len(lines)} lines to {name} ({stamps[0]} to {stamps[-1]}, after "
+              f"{(vm / 'smartd_waited').read_text().strip()} s of waiting); first: {first!r}")
         assert report[serial]["power_on_hours"] is not None
 
 

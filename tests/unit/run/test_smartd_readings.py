@@ -13,9 +13,12 @@ import pytest
 from support.paths import FIXTURES
 
 from ssdwear.assess import history
-from ssdwear.model.records import Snapshot
+from ssdwear.assess.context import Context
+from ssdwear.assess.report import assess
+from ssdwear.model.records import DriveReport, Snapshot
 from ssdwear.run import smartd as readings
 from ssdwear.smartctl.parse import parse_output
+from ssdwear.smartctl.smartd import as_logged
 
 NOW = datetime(2026, 12, 1, 7, 35, tzinfo=timezone.utc)
 SINCE = NOW - timedelta(days=30)
@@ -49,6 +52,12 @@ def always_on(days: int = 30, start_poh: float = 11_412.0, step_hours: float = 1
     start = NOW - timedelta(days=days)
     return [(start + timedelta(hours=k * step_hours), start_poh + k * step_hours)
             for k in range(int(days * 24 / step_hours))]
+
+
+def logged_report(live: Snapshot) -> DriveReport:
+    """The live drive as its log shows it, assessed: the newest report a log's series is read by."""
+    seen = as_logged(live)
+    return assess(seen, Context(now=NOW))
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -91,8 +100,8 @@ def test_a_drive_replaced_under_the_same_name_mid_log_leaves_the_new_drives_part
     write(tmp_path, "".join(line(at, poh) for at, poh in old + new))
     log, _ = logged(tmp_path, live)
     assert log is not None
-    series = history.Series(log.samples, "samsung_177_wear_leveling_count", 1.0, "smartd:attrlog", log.summary)
-    result = history.series_projection(series, "ata", None, 0.8, NOW)
+    series = history.Series(log.samples, logged_report(live), "smartd:attrlog", log.summary)
+    result = history.series_windowed(series, 0.8, NOW)
     assert any("smartd:attrlog: samples before this series skipped" in n for n in result.notes)
     assert result.window is not None and result.window.reason is not None
     assert "since 2026-11-09" in result.window.reason  # the new drive's lines only
@@ -119,8 +128,8 @@ def test_attributes_that_come_and_go_are_read_line_by_line(tmp_path: Path, live:
     assert log is not None
     assert any("the drive's attributes changed at" in n and "-177" in n for n in log.notes)
     assert {s.used_source for s in log.samples} == {"samsung_177_wear_leveling_count", None}
-    series = history.Series(log.samples, "samsung_177_wear_leveling_count", 1.0, "smartd:attrlog", log.summary)
-    projection = history.series_projection(series, "ata", None, 0.8, NOW).projection
+    series = history.Series(log.samples, logged_report(live), "smartd:attrlog", log.summary)
+    projection = history.series_windowed(series, 0.8, NOW).projection
     assert projection is not None and projection.method == "smartd:attrlog:samsung_177_wear_leveling_count"
 
 
