@@ -164,3 +164,11 @@ def test_the_fixture_is_what_its_generator_writes(tmp_path: Path) -> None:
     made = {str(p.relative_to(out)): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     kept = {str(p.relative_to(MACHINE)): p.read_bytes() for p in MACHINE.rglob("*") if p.is_file()}
     assert made == kept
+
+
+def test_plan_from_the_drive_plans_with_the_logs_projection(config: Path) -> None:
+    code, out = run(config, "plan", "--from", "/dev/sda", "-d", "sat", "--format", "json")
+    assert code == 0
+    workload = json.loads(out)["workload"]
+    assert workload["source"]["projection_method"] == "smartd:attrlog:samsung_177_wear_leveling_count"
+    assert "smartd:attrlog:samsung_177_wear_leveling_count: " in workload["basis"]
