@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -125,18 +125,28 @@ def _foreign(snap: Snapshot, last_hours: float | None, last_at: datetime, now: d
             f"has now ({live:,.0f}): another drive's log under the same name (a drive replaced), not used")
 
 
-def _samples(snap: Snapshot, parsed: Sequence[tuple[fmt.Line, float, datetime]], kind: fmt.LogKind,
-             ratings: Sequence[Rating], source: str) -> list[Sample]:
-    out = []
-    for line, hours, at in parsed:
-        seen = fmt.line_snapshot(snap, line, kind, hours, source)
-        out.append(sample_of(seen, assess_mod.assess(seen, Context(now=at, ratings=ratings)), at))
-    return out
+@dataclass
+class _Parsed:
+    """The usable lines of the part read, each assessed as it is parsed so that no parsed line is kept: the samples
+    (dated by the line's own stamp), the clock (power-on hours, times) and the first change of attributes."""
+
+    raws: list[bytes] = field(default_factory=list)
+    samples: list[Sample] = field(default_factory=list)
+    hours: list[float] = field(default_factory=list)
+    times: list[datetime] = field(default_factory=list)
+    ids: frozenset[int] | None = None  # the attributes of the latest line
+    changed: str | None = None  # the first change of attributes: 'at STAMP (-1, +2)'
 
 
-def _lines(raws: Iterable[bytes], kind: fmt.LogKind, decode: fmt.Decoder | None, stats: logs.Stats
-           ) -> list[tuple[fmt.Line, float, datetime]]:
-    out = []
+def _assessed(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
+              ratings: Sequence[Rating], source: str) -> Sample:
+    seen = fmt.line_snapshot(snap, line, kind, hours, source)
+    return sample_of(seen, assess_mod.assess(seen, Context(now=at, ratings=ratings)), at)
+
+
+def _parse(raws: Iterable[bytes], snap: Snapshot, kind: fmt.LogKind, decode: fmt.Decoder | None,
+           stats: logs.Stats, ratings: Sequence[Rating], source: str) -> _Parsed:
+    out = _Parsed()
     for raw in raws:
         line = fmt.parse_line(raw, kind)
         if isinstance(line, str):
@@ -146,12 +156,31 @@ def _lines(raws: Iterable[bytes], kind: fmt.LogKind, decode: fmt.Decoder | None,
         if hours is None:
             stats.skip("no power-on hours in the line")
             continue
-        out.append((line, hours, logs.local_time(line.stamp)))
+        at = logs.local_time(line.stamp)
+        ids = frozenset(i for i, _, _ in line.ata)
+        if out.ids is not None and ids != out.ids and out.changed is None:  # a firmware update, or a partial read
+            said = ", ".join([*(f"-{i}" for i in sorted(out.ids - ids)), *(f"+{i}" for i in sorted(ids - out.ids))])
+            out.changed = f"at {line.stamp} ({said}"
+        out.ids = ids
+        out.raws.append(raw)
+        out.samples.append(_assessed(snap, line, kind, hours, at, ratings, source))
+        out.hours.append(hours)
+        out.times.append(at)
     return out
 
 
-def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None,
-           parsed: Sequence[tuple[fmt.Line, float, datetime]]) -> tuple[str, ...]:
+def _redate(parsed: _Parsed, before: Sequence[datetime], snap: Snapshot, kind: fmt.LogKind,
+            ratings: Sequence[Rating], source: str) -> None:
+    """The samples whose time the clock rule moved, assessed again at their new time (rare: a clock ahead)."""
+    for i, (was, at) in enumerate(zip(before, parsed.times, strict=True)):
+        if was != at:
+            line = fmt.parse_line(parsed.raws[i], kind)
+            assert not isinstance(line, str)  # it parsed before
+            parsed.samples[i] = _assessed(snap, line, kind, parsed.hours[i], at, ratings, source)
+
+
+def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, changed: str | None
+           ) -> tuple[str, ...]:
     """What reading the log changed or skipped, each said once."""
     notes = []
     if moved:
@@ -165,13 +194,9 @@ def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None,
         notes.append(f"{stats.bad:,} line(s) of {name} skipped ({why})")
     if decoded_as is not None and decoded_as != "hours":
         notes.append(f"attribute 9 read as {decoded_as}, as the drive's own reading shows it")
-    ids = [frozenset(i for i, _, _ in line.ata) for line, _, _ in parsed]
-    changed = next((k for k in range(1, len(ids)) if ids[k] != ids[k - 1]), None)
-    if changed is not None:  # a firmware update, or a reading smartd got only in part
-        gone, new = sorted(ids[changed - 1] - ids[changed]), sorted(ids[changed] - ids[changed - 1])
-        said = ", ".join([*(f"-{i}" for i in gone), *(f"+{i}" for i in new)])
-        notes.append(f"the drive's attributes changed at {parsed[changed][0].stamp} ({said}: a firmware update?); "
-                     "each line is read by the attributes it holds")
+    if changed is not None:
+        notes.append(f"the drive's attributes changed {changed}: a firmware update?); each line is read by the "
+                     "attributes it holds")
     return tuple(f"{fmt.SOURCE}: {n}" for n in notes)
 
 
@@ -195,19 +220,22 @@ def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: dat
             _read(found.path, logs.local_stamp(since), _Thinned(WINDOW_LINES))
     except logs.AttrlogError as exc:
         return str(exc)
-    parsed = _lines(raws, found.kind, decoder[1] if decoder else None, stats)
+    source = str(found.path)
+    parsed = _parse(raws, snap, found.kind, decoder[1] if decoder else None, stats, ratings, source)
+    del raws  # the lines used are in parsed.raws
     first = logs.local_time(stats.first) if stats.first else None
     last = logs.local_time(stats.last) if stats.last else None
-    if not parsed:
+    if not parsed.samples:
         return f"{name}: no usable line ({stats.lines:,} read, {stats.bad:,} skipped)"
-    times = [at for _, _, at in parsed]
-    hours = [h for _, h, _ in parsed]
-    foreign = _foreign(snap, hours[-1], times[-1], now)
+    foreign = _foreign(snap, parsed.hours[-1], parsed.times[-1], now)
     if foreign is not None:
         return f"{name}: {foreign}"
-    notes = _notes(name, stats, _repair(times, hours, now), decoder[0] if decoder else None, parsed)
-    parsed = [(line, h, at) for (line, h, _), at in zip(parsed, times, strict=True)]
-    samples = _samples(snap, parsed, found.kind, ratings, str(found.path))
+    before = list(parsed.times)
+    moved = _repair(parsed.times, parsed.hours, now)
+    if moved:
+        _redate(parsed, before, snap, found.kind, ratings, source)
+    notes = _notes(name, stats, moved, decoder[0] if decoder else None, parsed.changed)
+    samples = parsed.samples
     return LogReadings(found.path, found.kind, tuple(samples), stats.lines, stats.bad, first, last, notes)
 
 
