@@ -60,7 +60,8 @@ class Store:
         path = Path(path)
         before = lstat(path)
         if before is None and not create:
-            raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it)")
+            raise MissingStore(f"no history database at {path} (`ssdwear sample` creates it; `ssdwear import smartd` "
+                               "fills it from smartd's attribute logs)")
         check_trusted_path(path)  # before anything is created or read: a refused path leaves no trace
         if before is None:
             before = create_file(path)
