@@ -353,7 +353,7 @@ def emit_doc(doc: Doc, fmt: str) -> None:
 def console_print(renderable: object) -> None:
     from ssdwear.render.layout import console
 
-    console().print(renderable)
+    console().print(renderable, crop=False)  # a line longer than the width (a path) is printed whole
 
 
 def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,

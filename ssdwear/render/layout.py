@@ -112,17 +112,21 @@ def grid(header: Sequence[tuple[str, str]], rows: Sequence[Sequence[str]], colum
     return t
 
 
-def labelled(label: str, text: str, columns: int, style: str = "") -> list[Text]:
-    """`label` then `text`, wrapped at word boundaries with a hanging indent: nothing is ever cut."""
+def line_text(line: str, style: str = "") -> Text:
+    """One laid-out line as rich prints it: never wrapped again, so a word longer than the width (a file's path)
+    overflows its line whole rather than being cut at the width and continued in column 0."""
     from rich.text import Text
 
+    return Text(line, style=style, no_wrap=True, overflow="ignore")
+
+
+def labelled(label: str, text: str, columns: int, style: str = "") -> list[Text]:
+    """`label` then `text`, wrapped at word boundaries with a hanging indent: nothing is ever cut."""
     lead = f"  {label:<11} " if label else "  "
     lines = wrap_text(text, max(columns, len(lead) + 20), lead, " " * len(lead))
-    return [Text(line, style=style) for line in lines or [lead]]
+    return [line_text(line, style) for line in lines or [lead]]
 
 
 def paragraph(text: str, columns: int, style: str = "") -> list[Text]:
     """A paragraph wrapped between words at `columns`, later lines indented by two."""
-    from rich.text import Text
-
-    return [Text(line, style=style) for line in wrap_text(text, max(columns, 40), later="  ")]
+    return [line_text(line, style) for line in wrap_text(text, max(columns, 40), later="  ")]

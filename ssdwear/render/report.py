@@ -19,7 +19,7 @@ from ssdwear.model.units import (
     wears_out_text,
 )
 
-from .layout import GLUE, grid, labelled, paragraph, wrap_text
+from .layout import GLUE, grid, labelled, line_text, paragraph, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -157,7 +157,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
     for r in reports:
         p = r.projection
         head = wrap_text(f"{r.where}  {_identity(r)}  ({_kind(r)})", columns, later="  ")
-        out += [Text(line, style="bold") for line in head]
+        out += [line_text(line, "bold") for line in head]
         figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
         if r.window is not None:
             figures.append(("window", fmt_window(r.window)))
@@ -192,7 +192,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
                 who = f"{r.where} {r.serial or ''}".strip()
                 for label, style, text in _drive_lines(r):
                     said = f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}"
-                    parts += [Text(line, style=style) for line in wrap_text(said, columns, later="  ")]
+                    parts += [line_text(line, style) for line in wrap_text(said, columns, later="  ")]
         else:
             parts += _blocks(readable, columns)
         parts += paragraph(key, columns, "dim") if (key := legend(readable, table is not None)) else []

@@ -71,6 +71,17 @@ def test_the_first_report_projects_from_a_year_of_smartds_log(config: Path, tmp_
     assert not (tmp_path / "history.db").exists()  # reading commands never write (SSDWEAR_DB points there)
 
 
+def test_the_logs_path_is_printed_whole_though_longer_than_the_width(config: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A word longer than the width (the log's path) overflows its line whole: rich cut it at 80 columns and went on
+    in column 0, so the path could not be copied and the block lost its indentation."""
+    monkeypatch.delenv("COLUMNS", raising=False)
+    code, out = run(config, "report")
+    assert code == 0
+    assert any(line.strip() == f"{ATA_LOG}:" for line in out.splitlines())
+    assert all(line.startswith(("/dev/", "  ", "Power-on years")) for line in out.splitlines() if line)
+
+
 def test_without_the_log_the_first_report_has_only_the_lifetime_average(tmp_path: Path) -> None:
     empty = tmp_path / "none.yaml"
     empty.write_text(f"smartd_attrlog: {tmp_path}/\n")
