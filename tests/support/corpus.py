@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .paths import CORPUS
+
+if TYPE_CHECKING:
+    from ssdwear.model.records import Snapshot
 
 OUTPUT_SUFFIXES = (".txt", ".json")
 FILES = sorted(p for p in CORPUS.iterdir() if p.is_file() and p.suffix in OUTPUT_SUFFIXES)
@@ -51,3 +55,10 @@ def manifest_rows(text: str) -> list[Row]:
     return rows
 
 
+
+
+def snapshot(name: str) -> Snapshot:
+    """A corpus file (by name), parsed."""
+    from ssdwear.smartctl.parse import parse_output
+
+    return parse_output((CORPUS / name).read_bytes(), source=name)

@@ -1,0 +1,358 @@
+"""Wear counters finer than a drive's whole-percent indicator, as data: which attribute or log field counts writes to
+the flash (NAND bytes or pages), average erase cycles, or host writes, in what unit, with the drive's own rating
+where it reports one (a rated erase count, an endurance estimate), and where each comes from.
+
+A counter that sees the flash (`media`, `erase`) counts wear: the wear per unit is near constant over a drive's life
+(on Intel drives whose E2h counts wear in 1/1024 % steps, wear per NAND byte in a months-long window stayed within
+2 % of its lifetime value for 80 % of windows; bench/calibrate.py). Host writes (`host`) do not see write
+amplification: their wear per byte drifts with the workload.
+
+Everything here is evaluated from a Snapshot, so it works for every reading of the same data: a smartctl output, or
+ATA attributes as id -> (normalised, raw) from any other log (`attribute_reading` builds the snapshot; names are
+optional: entries whose family spans controllers that use an ID differently need the drive-database name, which a
+live reading of the same drive supplies). NVMe log pages are the bytes of the page, by log id
+(Snapshot.nvme_logs), whoever read them (smartctl's `-l nvmelog` dump, or nvme-cli's `get-log -b`).
+
+Sources:
+- smartmontools drivedb.h (drivedb/drivedb.h at f1d0da9ce): the attribute names and raw formats of the entries
+  "Crucial/Micron Client SSDs" (173 Ave_Block-Erase_Count, 247 Host_Program_Page_Count, 248 FTL_Program_Page_Count),
+  "Micron 5100 / 52x0 / 5300 / 5400 SSDs" (173 Avg_Block-Erase_Count, 247, 248 Bckgnd_Program_Page_Cnt),
+  "Samsung based SSDs" (177 Wear_Leveling_Count kept at smartctl's default name, raw = average erase cycles),
+  "WD Blue / Red / Green SSDs" (173 Average_PE_Cycles_TLC, 233 NAND_GB_Written_TLC),
+  "Marvell based SanDisk SSDs" (173 Avg_Write/Erase_Count), "Phison Driven SSDs" (244 Average_Erase_Count),
+  "Seagate Nytro SATA SSD" (173 Avg_Program/Erase_Ct), "SandForce Driven SSDs" (173 Average_PE_Cycles),
+  "Silicon Motion based SSDs" (167 Average_Erase_Count, 168 Max_Erase_Count_of_Spec: the rated count),
+  "Indilinx Barefoot 3 based SSDs" (208 Average_Erase_Count, 205 Max_Rated_PE_Count) and "Indilinx
+  Barefoot_2/Everest/Martini based SSDs" (205 Max_PE_Count_Spec). NAND byte counters: counters.py (vendors.py's
+  profiles: Intel 243/249, and 233/243/249 wherever the drive-database name says NAND or flash and its unit).
+- NVMe Endurance Group Information log (LID 09h, NVMe 1.4+): libnvme src/nvme/types.h `struct
+  nvme_endurance_group_log` (v1.3): byte 5 Percentage Used, 32-47 Endurance Estimate, 48-63 Data Units Read,
+  64-79 Data Units Written, 80-95 Media Units Written, 128-bit little-endian, in units of 10^9 bytes (NVMe base
+  specification 2.0, Endurance Group Information log: "in billions"); the Endurance Estimate assumes a write
+  amplification of 1, so it is a budget of media writes.
+- OCP SMART / Health Information Extended log (LID C0h, OCP Datacenter NVMe SSD specification 2.0): nvme-cli
+  plugins/ocp/ocp-nvme.c (v2.3) SMART_CLOUD_ATTRIBUTE_OFFSETS: 0-15 physical media units written, 176-191
+  endurance estimate, 496-511 the log page GUID (bytes C5 AF 10 28 EA BF F2 A4 9C 4F 6F 7C C9 14 D5 AF, which
+  nvme-cli checks before trusting the layout: other vendors' C0h pages differ).
+- Intel/Solidigm log 0xCA: nvme-cli plugins/intel/intel-nvme.c (v2.3) `struct nvme_additional_smart_log`: key ADh
+  wear levelling count (raw: min, max, avg erase cycles, 16 bits each), F4h NAND bytes written, F5h host bytes
+  written. Their unit is not published by Intel (Solidigm's endurance_profiler counts 32 MiB); it is settled per
+  drive against the NVMe Data Units Written (exact: 512,000 bytes) in `nand_writes_0xca`, and unused otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple, Optional
+
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, Snapshot
+
+from . import counters, vendors
+from .vendors import MiB, log_entries
+
+CounterKind = Literal["media", "erase", "host"]
+# A counter that sees the flash counts wear; host writes do not see write amplification.
+WEAR_KINDS: tuple[CounterKind, ...] = ("media", "erase")
+
+
+@dataclass(frozen=True)
+class CounterReading:
+    """One finer counter of one reading: its raw count in its unit, what it is, and the drive's own rating of it
+    (the count that means 100 % of the rated wear) where the drive reports one."""
+
+    source: str  # stable identifier: 'nand_bytes_written', 'average_erase_count', 'nvme_media_units_written', ...
+    kind: CounterKind
+    value: int  # whole units: the counter moves in steps of one
+    unit: str  # what one unit is, for people: '1 GiB', 'NAND page', 'erase cycle', '10^9 bytes'
+    unit_bytes: Optional[int]  # bytes in one unit, where the unit is a settled number of bytes
+    detail: str  # what was read: 'attributes 247 Host_Program_Page_Count + 248 FTL_Program_Page_Count'
+    rated: Optional[int] = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
+    rated_detail: str = ""
+
+
+@dataclass(frozen=True)
+class _AtaCounter:
+    """Attributes (summed) that count media writes or average erase cycles, with the drive-database names they carry
+    in the entries cited above. `any_name` entries apply to the families whose profile covers one controller (the
+    reading's names are then only checked where it has them); the others need the name."""
+
+    source: str
+    kind: CounterKind
+    ids: tuple[int, ...]
+    names: str  # a regex every attribute's name must match (where the reading carries names)
+    unit: str
+    any_name: bool = False  # a reading without names (an attribute log) is read too
+    rated_id: Optional[int] = None  # the attribute whose raw is the drive's rated count
+    rated_names: str = ""
+
+
+_PAGES = _AtaCounter("nand_pages_written", "media", (247, 248),
+                     r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
+_AVERAGE_ERASE = r"^(Ave_Block-Erase_Count|Avg_Block-Erase_Count|Average_PE_Cycles_TLC|Avg_Write/Erase_Count|" \
+                 r"Avg_Program/Erase_Ct|Average_PE_Cycles)$"
+# smartmontools drivedb.h "WD Blue / Red / Green SSDs": WDS... 2.5"/M.2 SATA SSDs, WD Blue/Red SA5x0, WD Green.
+_WD_SATA_SSD = re.compile(r"^WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|^WDC WDBNCE|^WD (Green|Blue SA5[01]0|Red SA5[01]0)\b")
+# Families whose attribute IDs are fixed: by their profile (vendors.py), or by the drive-database entry's models.
+_FAMILIES: tuple[tuple[Callable[[Snapshot], bool], tuple[_AtaCounter, ...]], ...] = (
+    (lambda s: vendors.profile(s).name == "Crucial/Micron",
+     (_PAGES, _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"))),
+    (lambda s: vendors.profile(s).name == "Samsung",
+     (_AtaCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle", any_name=True),)),
+    (lambda s: bool(_WD_SATA_SSD.match((s.model or "").strip())),
+     (_AtaCounter("average_erase_count", "erase", (173,), r"^Average_PE_Cycles_TLC$", "erase cycle",
+                  any_name=True),)),
+)
+# Counters recognised by their drive-database name alone, on any family (the name comes only from the entries cited).
+_BY_NAME: tuple[_AtaCounter, ...] = (
+    _AtaCounter("average_erase_count", "erase", (167,), r"^Average_Erase_Count$", "erase cycle", rated_id=168,
+                rated_names=r"^Max_Erase_Count_of_Spec$"),
+    _AtaCounter("average_erase_count", "erase", (208,), r"^Average_Erase_Count$", "erase cycle", rated_id=205,
+                rated_names=r"^(Max_Rated_PE_Count|Max_PE_Count_Spec)$"),
+    _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"),
+    _AtaCounter("average_erase_count", "erase", (244,), r"^Average_Erase_Count$", "erase cycle"),
+)
+# A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000).
+RATED_ERASE_RANGE = (100, 1_000_000)
+
+
+def _named(attr: Attribute, names: str, any_name: bool) -> bool:
+    return bool(re.match(names, attr.name)) if attr.name else any_name
+
+
+def _ata_counter(snap: Snapshot, spec: _AtaCounter) -> Optional[CounterReading]:
+    attrs = [snap.attr(i) for i in spec.ids]
+    if any(a is None or a.raw is None or not _named(a, spec.names, spec.any_name) for a in attrs):
+        return None
+    present = [a for a in attrs if a is not None]
+    value = sum(a.raw or 0 for a in present)
+    detail = " + ".join(f"{a.id} {a.name or '(unnamed)'}" for a in present)
+    detail = f"attribute{'s' if len(present) > 1 else ''} {detail} = {value:,} ({spec.unit}s)"
+    rated, rated_detail = None, ""
+    if spec.rated_id is not None:
+        r = snap.attr(spec.rated_id)
+        if r is None or r.raw is None or not r.name or not re.match(spec.rated_names, r.name) \
+                or not RATED_ERASE_RANGE[0] <= r.raw <= RATED_ERASE_RANGE[1]:
+            return None
+        rated, rated_detail = r.raw, f"attribute {r.id} {r.name} = {r.raw:,} rated erase cycles"
+    return CounterReading(spec.source, spec.kind, value, spec.unit, None, detail, rated, rated_detail)
+
+
+def _nand_bytes(snap: Snapshot) -> Optional[CounterReading]:
+    count = counters.ata_nand_written(snap)
+    if count is None:
+        return None
+    unit = count.source.rsplit(" x ", 1)[-1] if " x " in count.source else "byte"
+    return CounterReading("nand_bytes_written", "media", count.bytes, "byte", 1, count.source + f" ({unit} units)")
+
+
+def ata_counters(snap: Snapshot) -> list[CounterReading]:
+    """The finer counters an ATA reading offers: NAND writes (bytes, else pages), an average erase count (rated
+    where the drive says so), host writes; at most one of each source."""
+    found: dict[str, CounterReading] = {}
+    nand = _nand_bytes(snap)
+    if nand is not None:
+        found[nand.source] = nand
+    family = next((specs for matches, specs in _FAMILIES if matches(snap)), ())
+    for spec in (*family, *_BY_NAME):
+        if spec.source in found or (spec.source == "nand_pages_written" and nand is not None):
+            continue
+        reading = _ata_counter(snap, spec)
+        if reading is not None:
+            found[spec.source] = reading
+    host = counters.ata_host_written(snap)
+    if host is not None:
+        found["host_bytes_written"] = CounterReading("host_bytes_written", "host", host.bytes, "byte", 1,
+                                                     host.source)
+    return list(found.values())
+
+
+# --------------------------------------------------------------------------------------------
+# NVMe logs
+
+ENDURANCE_GROUP_LOG = 0x09
+OCP_SMART_LOG = 0xC0
+OCP_SMART_GUID = bytes((0xC5, 0xAF, 0x10, 0x28, 0xEA, 0xBF, 0xF2, 0xA4, 0x9C, 0x4F, 0x6F, 0x7C, 0xC9, 0x14, 0xD5, 0xAF))
+LOG_BYTES = 512
+BILLION = 1_000_000_000
+
+
+def _u128(page: bytes, at: int) -> int:
+    return int.from_bytes(page[at:at + 16], "little")
+
+
+class EnduranceGroup(NamedTuple):
+    percent_used: int
+    endurance_estimate: int  # units of 10^9 bytes of media writes (0: not reported)
+    data_units_written: int  # units of 10^9 bytes of host writes
+    media_units_written: int  # units of 10^9 bytes
+
+
+def endurance_group(page: Optional[bytes]) -> Optional[EnduranceGroup]:
+    """The Endurance Group Information log's wear fields, or None for no page (or one too short to be it)."""
+    if page is None or len(page) < 96:
+        return None
+    return EnduranceGroup(page[5], _u128(page, 32), _u128(page, 64), _u128(page, 80))
+
+
+class OcpSmart(NamedTuple):
+    physical_media_units_written: int  # bytes
+    endurance_estimate: int  # bytes
+
+
+def ocp_smart(page: Optional[bytes]) -> Optional[OcpSmart]:
+    """The OCP SMART / Health Information Extended log's wear fields, only where the page carries the OCP GUID."""
+    if page is None or len(page) < LOG_BYTES or page[496:512] != OCP_SMART_GUID:
+        return None
+    return OcpSmart(_u128(page, 0), _u128(page, 176))
+
+
+def nvme_at_least(version: Optional[str], major: int, minor: int) -> bool:
+    """Whether an NVMe version string ('1.4', '1.2.1') is `major.minor` or later."""
+    parts = (version or "").split(".")
+    if len(parts) < 2 or not all(p.isdigit() for p in parts):
+        return False
+    return (int(parts[0]), int(parts[1])) >= (major, minor)
+
+
+def endurance_log_possible(snap: Snapshot) -> bool:
+    """Whether the controller may have the Endurance Group log (NVMe 1.4 or later): its Identify Controller data
+    (CTRATT bit 4, ENDGIDMAX) then says whether it has endurance groups."""
+    return snap.interface == "nvme" and nvme_at_least(snap.nvme_version, 1, 4)
+
+
+# Families that implement the OCP Datacenter NVMe SSD specification's log C0h, by whole model number: Solidigm
+# D7-P5520 and D7-P5620 (SSDPF2KX...T1, SSDPF2KE...T1): nvme-cli's Solidigm plugin serves their `smart-cloud`
+# command with the OCP plugin's smart-add-log (plugins/solidigm/solidigm-nvme.c) and names log C0h "OCP SMART /
+# Health Information Extended" in its log page directory (solidigm-log-page-dir.c). The page's GUID is checked
+# before its layout is trusted (ocp_smart), so a firmware that serves another C0h is never read as OCP's.
+OCP_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("Solidigm D7-P5520/P5620", re.compile(r"^(?:INTEL\s+|SOLIDIGM\s+)?SSDPF2K[XE]\d{3}T1[A-Z0-9]{0,4}$", re.I)),
+)
+
+
+def ocp_family(snap: Snapshot) -> Optional[str]:
+    """The OCP-implementing family of this NVMe drive, or None: log C0h is read from these only."""
+    model = (snap.model or "").strip()
+    if snap.interface != "nvme":
+        return None
+    return next((name for name, pattern in OCP_FAMILIES if pattern.match(model)), None)
+
+
+def _eg_counter(snap: Snapshot) -> Optional[CounterReading]:
+    eg = endurance_group(snap.nvme_logs.get(ENDURANCE_GROUP_LOG))
+    if eg is None or eg.media_units_written <= 0:
+        return None
+    rated = eg.endurance_estimate or None
+    return CounterReading(
+        "nvme_media_units_written", "media", eg.media_units_written, "10^9 bytes", BILLION,
+        f"NVMe Endurance Group Information log: Media Units Written = {eg.media_units_written:,} (10^9 bytes); "
+        f"group Percentage Used {eg.percent_used} %", rated,
+        f"Endurance Estimate = {eg.endurance_estimate:,} (10^9 bytes of media writes)" if rated else "")
+
+
+def _ocp_counter(snap: Snapshot) -> Optional[CounterReading]:
+    ocp = ocp_smart(snap.nvme_logs.get(OCP_SMART_LOG))
+    if ocp is None or ocp.physical_media_units_written <= 0:
+        return None
+    rated = ocp.endurance_estimate or None
+    return CounterReading(
+        "ocp_physical_media_units_written", "media", ocp.physical_media_units_written, "byte", 1,
+        f"OCP SMART / Health Information Extended log (GUID checked): Physical Media Units Written = "
+        f"{ocp.physical_media_units_written:,} bytes", rated,
+        f"Endurance Estimate = {ocp.endurance_estimate:,} bytes" if rated else "")
+
+
+# The units Intel's 0xCA host and NAND counters may count in: 32 MiB (Solidigm's endurance_profiler) or 32 MB.
+CA_UNITS = ((32 * MiB, "32 MiB"), (32_000_000, "32 MB"))
+CA_MIN_UNITS = 1000  # below this the counter's own rounding blurs the 4.9 % between the two units
+CA_TOLERANCE = 0.01  # F5h x unit must lie this close to Data Units Written (read moments apart)
+
+
+def ca_unit(host_units: int, data_units_written: Optional[int]) -> tuple[Optional[tuple[int, str]], str]:
+    """The unit of log 0xCA's F5h host writes, settled against the NVMe Data Units Written (exact): the one unit
+    that puts F5h within 1 % of it; None (and why) when no unit, or both, do."""
+    if data_units_written is None or data_units_written <= 0:
+        return None, "no Data Units Written to settle it against"
+    if host_units < CA_MIN_UNITS:
+        return None, f"F5h = {host_units:,} is too small to tell 32 MiB from 32 MB units"
+    exact = data_units_written * NVME_DATA_UNIT_BYTES
+    fits = [(unit, label) for unit, label in CA_UNITS if abs(host_units * unit / exact - 1) <= CA_TOLERANCE]
+    if len(fits) != 1:
+        shown = ", ".join(f"{host_units * u / exact - 1:+.1%} at {label}" for u, label in CA_UNITS)
+        return None, f"F5h = {host_units:,} matches Data Units Written ({exact:,} B) in no single unit ({shown})"
+    return fits[0], f"F5h = {host_units:,} x {fits[0][1]} is within 1 % of Data Units Written ({exact:,} B)"
+
+
+def _ca_counters(snap: Snapshot, notes: list[str]) -> list[CounterReading]:
+    timed = vendors.profile(snap).timed
+    page = snap.nvme_logs.get(0xCA) if timed is not None and timed.log_page == 0xCA else None
+    entries = log_entries(page) if page else {}
+    if 0xE2 not in entries:  # not Intel's layout (the entries are found by key: another vendor's 0xCA has none)
+        return []
+    out = []
+    raw_ad = _ca_raw(page or b"", 0xAD)
+    if raw_ad is not None and int.from_bytes(raw_ad[4:6], "little") > 0:
+        avg = int.from_bytes(raw_ad[4:6], "little")
+        out.append(CounterReading("average_erase_count", "erase", avg, "erase cycle", None,
+                                  f"log 0xCA ADh wear levelling count: average {avg:,} erase cycles (min "
+                                  f"{int.from_bytes(raw_ad[0:2], 'little'):,}, max "
+                                  f"{int.from_bytes(raw_ad[2:4], 'little'):,})"))
+    if 0xF4 in entries and 0xF5 in entries and entries[0xF4] > 0:
+        unit, why = ca_unit(entries[0xF5], snap.nvme.data_units_written if snap.nvme else None)
+        if unit is None:
+            notes.append(f"log 0xCA F4h NAND writes not used: their unit is not published and could not be settled "
+                         f"on this drive ({why})")
+        else:
+            out.insert(0, CounterReading("nand_bytes_written", "media", entries[0xF4] * unit[0], "byte", 1,
+                                         f"log 0xCA F4h NAND writes = {entries[0xF4]:,} x {unit[1]} (unit settled: "
+                                         f"{why})"))
+    return out
+
+
+def _ca_raw(page: bytes, key: int) -> Optional[bytes]:
+    """The 6 raw bytes of a 0xCA entry, by key (the first entry of a key)."""
+    for at in range(0, len(page) - 11, 12):
+        if page[at] == key:
+            return page[at + 5:at + 11]
+    return None
+
+
+def nvme_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[CounterReading]:
+    """The finer counters an NVMe reading offers: media writes from the Endurance Group log or the OCP log (with
+    the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, host writes (Data Units Written)."""
+    said: list[str] = notes if notes is not None else []
+    found: dict[str, CounterReading] = {}
+    for reading in (_eg_counter(snap), _ocp_counter(snap), *_ca_counters(snap, said)):
+        if reading is not None and reading.source not in found:
+            found[reading.source] = reading
+    duw = snap.nvme.data_units_written if snap.nvme else None
+    if duw is not None:
+        found["host_bytes_written"] = CounterReading("host_bytes_written", "host", duw * NVME_DATA_UNIT_BYTES,
+                                                     "byte", 1, f"NVMe Data Units Written = {duw:,} x 512,000 B")
+    return list(found.values())
+
+
+def finer_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[CounterReading]:
+    """Every finer counter of this reading, the ones that count wear first (rated, then media, then erase), host
+    writes last."""
+    found = nvme_counters(snap, notes) if snap.interface == "nvme" else \
+        ata_counters(snap) if snap.interface == "ata" else []
+    order = {"media": 1, "erase": 2, "host": 3}
+    return sorted(found, key=lambda c: (c.rated is None, order[c.kind]))
+
+
+def attribute_reading(model: Optional[str], values: Mapping[int, tuple[Optional[int], Optional[int]]],
+                      names: Mapping[int, str] = {}, family: Optional[str] = None,
+                      power_on_hours: Optional[float] = None) -> Snapshot:
+    """ATA attributes read from anywhere (id -> (normalised, raw)) as a Snapshot the drive table evaluates: the
+    drive-database names, where known (a live reading of the same drive), let the name-keyed counters count."""
+    attrs = {i: Attribute(i, names.get(i, ""), norm, None, None, raw, "" if raw is None else str(raw))
+             for i, (norm, raw) in values.items()}
+    return Snapshot(source=model or "attributes", interface="ata", model=model, model_family=family,
+                    rotation_rate=0, power_on_hours=power_on_hours, attributes=attrs)
+
+
+def by_source(readings: Sequence[CounterReading], source: str) -> Optional[CounterReading]:
+    return next((r for r in readings if r.source == source), None)
