@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple, Optional
+from typing import Literal, NamedTuple
 
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, Snapshot
 
@@ -66,9 +66,9 @@ class CounterReading:
     kind: CounterKind
     value: int  # whole units: the counter moves in steps of one
     unit: str  # what one unit is, for people: '1 GiB', 'NAND page', 'erase cycle', '10^9 bytes'
-    unit_bytes: Optional[int]  # bytes in one unit, where the unit is a settled number of bytes
+    unit_bytes: int | None  # bytes in one unit, where the unit is a settled number of bytes
     detail: str  # what was read: 'attributes 247 Host_Program_Page_Count + 248 FTL_Program_Page_Count'
-    rated: Optional[int] = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
+    rated: int | None = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
     rated_detail: str = ""
 
 
@@ -84,7 +84,7 @@ class _AtaCounter:
     names: str  # a regex every attribute's name must match (where the reading carries names)
     unit: str
     any_name: bool = False  # a reading without names (an attribute log) is read too
-    rated_id: Optional[int] = None  # the attribute whose raw is the drive's rated count
+    rated_id: int | None = None  # the attribute whose raw is the drive's rated count
     rated_names: str = ""
 
 
@@ -121,7 +121,7 @@ def _named(attr: Attribute, names: str, any_name: bool) -> bool:
     return bool(re.match(names, attr.name)) if attr.name else any_name
 
 
-def _ata_counter(snap: Snapshot, spec: _AtaCounter) -> Optional[CounterReading]:
+def _ata_counter(snap: Snapshot, spec: _AtaCounter) -> CounterReading | None:
     attrs = [snap.attr(i) for i in spec.ids]
     if any(a is None or a.raw is None or not _named(a, spec.names, spec.any_name) for a in attrs):
         return None
@@ -139,7 +139,7 @@ def _ata_counter(snap: Snapshot, spec: _AtaCounter) -> Optional[CounterReading]:
     return CounterReading(spec.source, spec.kind, value, spec.unit, None, detail, rated, rated_detail)
 
 
-def _nand_bytes(snap: Snapshot) -> Optional[CounterReading]:
+def _nand_bytes(snap: Snapshot) -> CounterReading | None:
     count = counters.ata_nand_written(snap)
     if count is None:
         return None
@@ -189,7 +189,7 @@ class EnduranceGroup(NamedTuple):
     media_units_written: int  # units of 10^9 bytes
 
 
-def endurance_group(page: Optional[bytes]) -> Optional[EnduranceGroup]:
+def endurance_group(page: bytes | None) -> EnduranceGroup | None:
     """The Endurance Group Information log's wear fields, or None for no page (or one too short to be it)."""
     if page is None or len(page) < 96:
         return None
@@ -201,14 +201,14 @@ class OcpSmart(NamedTuple):
     endurance_estimate: int  # bytes
 
 
-def ocp_smart(page: Optional[bytes]) -> Optional[OcpSmart]:
+def ocp_smart(page: bytes | None) -> OcpSmart | None:
     """The OCP SMART / Health Information Extended log's wear fields, only where the page carries the OCP GUID."""
     if page is None or len(page) < LOG_BYTES or page[496:512] != OCP_SMART_GUID:
         return None
     return OcpSmart(_u128(page, 0), _u128(page, 176))
 
 
-def nvme_at_least(version: Optional[str], major: int, minor: int) -> bool:
+def nvme_at_least(version: str | None, major: int, minor: int) -> bool:
     """Whether an NVMe version string ('1.4', '1.2.1') is `major.minor` or later."""
     parts = (version or "").split(".")
     if len(parts) < 2 or not all(p.isdigit() for p in parts):
@@ -232,7 +232,7 @@ OCP_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
-def ocp_family(snap: Snapshot) -> Optional[str]:
+def ocp_family(snap: Snapshot) -> str | None:
     """The OCP-implementing family of this NVMe drive, or None: log C0h is read from these only."""
     model = (snap.model or "").strip()
     if snap.interface != "nvme":
@@ -240,7 +240,7 @@ def ocp_family(snap: Snapshot) -> Optional[str]:
     return next((name for name, pattern in OCP_FAMILIES if pattern.match(model)), None)
 
 
-def _eg_counter(snap: Snapshot) -> Optional[CounterReading]:
+def _eg_counter(snap: Snapshot) -> CounterReading | None:
     eg = endurance_group(snap.nvme_logs.get(ENDURANCE_GROUP_LOG))
     if eg is None or eg.media_units_written <= 0:
         return None
@@ -252,7 +252,7 @@ def _eg_counter(snap: Snapshot) -> Optional[CounterReading]:
         f"Endurance Estimate = {eg.endurance_estimate:,} (10^9 bytes of media writes)" if rated else "")
 
 
-def _ocp_counter(snap: Snapshot) -> Optional[CounterReading]:
+def _ocp_counter(snap: Snapshot) -> CounterReading | None:
     ocp = ocp_smart(snap.nvme_logs.get(OCP_SMART_LOG))
     if ocp is None or ocp.physical_media_units_written <= 0:
         return None
@@ -270,7 +270,7 @@ CA_MIN_UNITS = 1000  # below this the counter's own rounding blurs the 4.9 % bet
 CA_TOLERANCE = 0.01  # F5h x unit must lie this close to Data Units Written (read moments apart)
 
 
-def ca_unit(host_units: int, data_units_written: Optional[int]) -> tuple[Optional[tuple[int, str]], str]:
+def ca_unit(host_units: int, data_units_written: int | None) -> tuple[tuple[int, str] | None, str]:
     """The unit of log 0xCA's F5h host writes, settled against the NVMe Data Units Written (exact): the one unit
     that puts F5h within 1 % of it; None (and why) when no unit, or both, do."""
     if data_units_written is None or data_units_written <= 0:
@@ -311,7 +311,7 @@ def _ca_counters(snap: Snapshot, notes: list[str]) -> list[CounterReading]:
     return out
 
 
-def _ca_raw(page: bytes, key: int) -> Optional[bytes]:
+def _ca_raw(page: bytes, key: int) -> bytes | None:
     """The 6 raw bytes of a 0xCA entry, by key (the first entry of a key)."""
     for at in range(0, len(page) - 11, 12):
         if page[at] == key:
@@ -319,7 +319,7 @@ def _ca_raw(page: bytes, key: int) -> Optional[bytes]:
     return None
 
 
-def nvme_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[CounterReading]:
+def nvme_counters(snap: Snapshot, notes: list[str] | None = None) -> list[CounterReading]:
     """The finer counters an NVMe reading offers: media writes from the Endurance Group log or the OCP log (with
     the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, host writes (Data Units Written)."""
     said: list[str] = notes if notes is not None else []
@@ -334,7 +334,7 @@ def nvme_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[Cou
     return list(found.values())
 
 
-def finer_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[CounterReading]:
+def finer_counters(snap: Snapshot, notes: list[str] | None = None) -> list[CounterReading]:
     """Every finer counter of this reading, the ones that count wear first (rated, then media, then erase), host
     writes last."""
     found = nvme_counters(snap, notes) if snap.interface == "nvme" else \
@@ -343,9 +343,9 @@ def finer_counters(snap: Snapshot, notes: Optional[list[str]] = None) -> list[Co
     return sorted(found, key=lambda c: (c.rated is None, order[c.kind]))
 
 
-def attribute_reading(model: Optional[str], values: Mapping[int, tuple[Optional[int], Optional[int]]],
-                      names: Mapping[int, str] = {}, family: Optional[str] = None,
-                      power_on_hours: Optional[float] = None) -> Snapshot:
+def attribute_reading(model: str | None, values: Mapping[int, tuple[int | None, int | None]],
+                      names: Mapping[int, str] = {}, family: str | None = None,
+                      power_on_hours: float | None = None) -> Snapshot:
     """ATA attributes read from anywhere (id -> (normalised, raw)) as a Snapshot the drive table evaluates: the
     drive-database names, where known (a live reading of the same drive), let the name-keyed counters count."""
     attrs = {i: Attribute(i, names.get(i, ""), norm, None, None, raw, "" if raw is None else str(raw))
@@ -354,5 +354,5 @@ def attribute_reading(model: Optional[str], values: Mapping[int, tuple[Optional[
                     rotation_rate=0, power_on_hours=power_on_hours, attributes=attrs)
 
 
-def by_source(readings: Sequence[CounterReading], source: str) -> Optional[CounterReading]:
+def by_source(readings: Sequence[CounterReading], source: str) -> CounterReading | None:
     return next((r for r in readings if r.source == source), None)

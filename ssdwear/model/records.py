@@ -118,7 +118,8 @@ class Snapshot:
     attributes: Mapping[int, Attribute] = field(default_factory=dict)
     devstats: Mapping[tuple[int, int], DevStat] = field(default_factory=dict)
     nvme: NvmeHealth | None = None
-    nvme_logs: Mapping[int, bytes] = field(default_factory=dict)  # log pages dumped with -l nvmelog, by log id
+    nvme_logs: Mapping[int, bytes] = field(default_factory=dict)  # log pages: smartctl's dumps, nvme-cli's reads
+    nvme_version: str | None = None  # the NVMe version the controller reports, e.g. '1.4'
     scsi: ScsiHealth | None = None
     exit_status: int | None = None  # smartctl's exit status, when known
     messages: tuple[str, ...] = ()  # smartctl's own error/warning messages

@@ -25,7 +25,7 @@ from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidVolume, Sample, Snapshot, location
 from ssdwear.smartctl.calls import Outcome, read_many, says_raid_volume, scan
-from ssdwear.smartctl.runner import Runner
+from ssdwear.smartctl.runner import LazyRunner, Runner
 from ssdwear.smartctl.smartd import SOURCE, as_logged
 
 if TYPE_CHECKING:
@@ -158,6 +158,7 @@ class Session:
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
     _runner: Runner | None = None
+    _nvme_reader: Runner | None = None
     _store: Store | None = None
     _store_writes: bool = False  # the open store may be written (created, upgraded)
     _read_failed: bool = False
@@ -238,8 +239,17 @@ class Session:
         return found.devices
 
     def read(self, devices: Sequence[Target]) -> Run:
-        return Run(tuple(read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake)),
-                   tuple(devices))
+        return Run(tuple(read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake,
+                                   nvme=self._nvme_reads)), tuple(devices))
+
+    @property
+    def _nvme_reads(self) -> Runner | None:
+        """nvme-cli for the NVMe endurance logs, made when a drive first needs it (None: no way to run it here)."""
+        if self.nvme_runner_factory is None:
+            return None
+        if self._nvme_reader is None:
+            self._nvme_reader = LazyRunner(self.nvme_runner_factory)
+        return self._nvme_reader
 
     def _volumes(self, met: Sequence[tuple[str, str]], targets: Sequence[Target]) -> list[RaidVolume]:
         """The RAID controllers' volumes met (the scan's and a run's: not drives, notes), with the pass-through

@@ -33,3 +33,15 @@ def nvme_reset_args(device: str) -> list[str]:
 
 SCAN_ARGS = ["--scan-open", "--json=c"]
 SCAN_ARGS_TEXT = ["--scan-open"]
+
+
+def nvme_identify_args(device: str) -> list[str]:
+    """nvme-cli: Identify Controller as JSON (CTRATT, ENDGIDMAX, the version): a read every controller answers."""
+    return ["id-ctrl", device, "-o", "json"]
+
+
+def nvme_log_args(device: str, log_id: int, lsi: int | None = None, size: int = 512) -> list[str]:
+    """nvme-cli: one log page as raw bytes (`-b`: the specification's layout, the same in every nvme-cli version;
+    its JSON keys change between versions). `lsi` is the Log Specific Identifier (the endurance group)."""
+    return ["get-log", device, f"--log-id=0x{log_id:02x}", *([f"--lsi={lsi}"] if lsi is not None else []),
+            f"--log-len={size}", "-b"]

@@ -9,15 +9,26 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from ssdwear.drives import vendors
-from ssdwear.model.errors import DriveError, ParseError
+from ssdwear.drives import fine, vendors
+from ssdwear.model.errors import DriveError, ParseError, SsdwearError
 from ssdwear.model.escape import visible
 from ssdwear.model.process import is_root
 from ssdwear.model.records import ScanEntry, Snapshot, passed_given_status
 
-from .argv import SCAN_ARGS, SCAN_ARGS_TEXT, identity_args, log_page_args, nvme_reset_args, read_args, reset_args
+from .argv import (
+    SCAN_ARGS,
+    SCAN_ARGS_TEXT,
+    identity_args,
+    log_page_args,
+    nvme_identify_args,
+    nvme_log_args,
+    nvme_reset_args,
+    read_args,
+    reset_args,
+)
 from .exit_status import BIT_CMDLINE, BIT_COMMAND, BIT_OPEN, describe_status
 from .parse import parse_output, parse_scan_entries
+from .parse.nvmecli import identify_controller, log_page
 from .runner import DEFAULT_WORKERS, CallResult, Runner
 
 
@@ -83,12 +94,79 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
     return DriveError(device, f"smartctl rejected the command line: {said or 'no reason given'}", kind="read")
 
 
-def read_drive(runner: Runner, device: str, device_type: str | None = None, wake: bool = False) -> Snapshot:
+def read_drive(runner: Runner, device: str, device_type: str | None = None, wake: bool = False,
+               nvme: Runner | None = None) -> Snapshot:
     """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0. On the drives
-    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page."""
+    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page. On
+    NVMe drives reached directly, with nvme-cli (`nvme`), the endurance logs their controller or family documents
+    (nvme_logs)."""
     snap = _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
     page = vendors.timed_log_page(snap)
-    return snap if page is None else _with_log_page(runner, snap, device, device_type, page)
+    snap = snap if page is None else _with_log_page(runner, snap, device, device_type, page)
+    if nvme is not None and device_type in (None, "nvme"):
+        snap = nvme_logs(nvme, snap, device)
+    return snap
+
+
+def nvme_logs(nvme: Runner, snap: Snapshot, device: str) -> Snapshot:
+    """The snapshot with the NVMe logs that count media writes, read with nvme-cli: the Endurance Group
+    Information log (09h) where Identify Controller says the controller has one endurance group (CTRATT bit 4,
+    ENDGIDMAX 1; asked only of NVMe 1.4+ controllers), and the OCP SMART log (C0h) on the families that implement
+    it (fine.ocp_family; its GUID is checked when it is read). One call each, reads only; a call that fails or hangs
+    is a note and the reading stands."""
+    notes: list[str] = []
+    pages = dict(snap.nvme_logs)
+    if fine.endurance_log_possible(snap):
+        result = _nvme_call(nvme, nvme_identify_args(device), "Identify Controller", notes)
+        ctrl = identify_controller(result.stdout) if result is not None else None
+        if result is not None and ctrl is None:
+            notes.append("nvme id-ctrl printed no Identify Controller document: the Endurance Group log was not read")
+        elif ctrl is not None and ctrl.endgidmax > 1 and ctrl.endurance_groups:
+            notes.append(f"the controller has {ctrl.endgidmax} endurance groups: which one holds the drive's "
+                         "namespaces is not read, so the Endurance Group log is not used")
+        elif ctrl is not None and ctrl.endurance_groups:
+            _nvme_page(nvme, device, fine.ENDURANCE_GROUP_LOG, 1, "Endurance Group Information log", pages, notes)
+    family = fine.ocp_family(snap)
+    if family is not None:
+        _nvme_page(nvme, device, fine.OCP_SMART_LOG, None, "OCP SMART log (C0h)", pages, notes)
+        if fine.OCP_SMART_LOG in pages and fine.ocp_smart(pages[fine.OCP_SMART_LOG]) is None:
+            notes.append(f"log C0h of this {family} drive does not carry the OCP GUID: its layout is not OCP's, so it "
+                         "is not read")
+            del pages[fine.OCP_SMART_LOG]
+    if pages == snap.nvme_logs and not notes:
+        return snap
+    return replace(snap, nvme_logs=pages, parse_notes=(*snap.parse_notes, *notes))
+
+
+def _nvme_call(nvme: Runner, args: list[str], what: str, notes: list[str]) -> CallResult | None:
+    """One nvme-cli read; None, and a note saying why, when it could not be made or failed (exit status not 0)."""
+    try:
+        result = nvme.run(args)
+    except DriveError as exc:
+        notes.append(f"{what} not read with nvme-cli: {exc.message}")
+        return None
+    except SsdwearError as exc:
+        notes.append(f"{what} not read: {exc}")
+        return None
+    if result.status != 0:
+        said = visible(" ".join(result.stderr.decode("utf-8", "replace").split()))[:200] or \
+            f"exit status {result.status}"
+        notes.append(f"{what} could not be read (nvme {args[0]}: {said})")
+        return None
+    return result
+
+
+def _nvme_page(nvme: Runner, device: str, log_id: int, lsi: int | None, what: str, pages: dict[int, bytes],
+               notes: list[str]) -> None:
+    result = _nvme_call(nvme, nvme_log_args(device, log_id, lsi), what, notes)
+    if result is None:
+        return
+    page = log_page(result.stdout, fine.LOG_BYTES)
+    if page is None:
+        notes.append(f"{what}: nvme get-log printed {len(result.stdout):,} bytes, not the {fine.LOG_BYTES}-byte page; "
+                     "not used")
+        return
+    pages[log_id] = page
 
 
 def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str | None, page: int
@@ -185,12 +263,16 @@ Outcome = Snapshot | DriveError
 
 
 def read_many(runner: Runner, devices: Sequence[tuple[str, str | None]], workers: int = DEFAULT_WORKERS,
-              wake: bool = False, reader: Callable[..., Snapshot] | None = None) -> list[Outcome]:
-    """Read drives in parallel with a bounded pool; a drive that fails is returned as its DriveError."""
+              wake: bool = False, reader: Callable[..., Snapshot] | None = None,
+              nvme: Runner | None = None) -> list[Outcome]:
+    """Read drives in parallel with a bounded pool; a drive that fails is returned as its DriveError. `nvme`
+    (nvme-cli) reads the NVMe endurance logs where they are documented."""
     read = reader or read_drive
 
     def one(item: tuple[str, str | None]) -> Outcome:
         try:
+            if nvme is not None:
+                return read(runner, item[0], item[1], wake, nvme=nvme)
             return read(runner, item[0], item[1], wake)
         except DriveError as exc:
             exc.device_type = exc.device_type or item[1]  # drives behind one path differ by their type alone

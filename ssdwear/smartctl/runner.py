@@ -4,9 +4,12 @@ name) with a CallResult. host/runner.py runs the real smartctl and nvme-cli; rep
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
+
+from ssdwear.model.errors import SsdwearError
 
 # How calls go through a Runner unless the config or the options say otherwise (host/config.py's defaults): each
 # call may take this long before it is killed...
@@ -28,3 +31,25 @@ class CallResult:
 
 class Runner(Protocol):
     def run(self, args: Sequence[str]) -> CallResult: ...
+
+
+class LazyRunner:
+    """A runner made on its first call (nvme-cli is looked for only when a drive needs it), once, whichever thread
+    calls first; when it cannot be made (not installed, refused as root), every call raises that error again."""
+
+    def __init__(self, make: Callable[[], Runner]) -> None:
+        self._make = make
+        self._runner: Runner | None = None
+        self._error: SsdwearError | None = None
+        self._lock = threading.Lock()
+
+    def run(self, args: Sequence[str]) -> CallResult:
+        with self._lock:
+            if self._runner is None and self._error is None:
+                try:
+                    self._runner = self._make()
+                except SsdwearError as exc:
+                    self._error = exc
+        if self._runner is None:
+            raise SsdwearError(str(self._error))
+        return self._runner.run(args)

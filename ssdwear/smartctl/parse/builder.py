@@ -82,6 +82,7 @@ class Builder:
         self.nvme: dict[str, int] = {}  # NvmeHealth field -> value
         self.scsi: dict[str, int] = {}  # ScsiHealth field -> value
         self.nvme_logs: dict[int, bytes] = {}  # NVMe log pages smartctl dumped, by log id
+        self.nvme_version: str | None = None
         self.exit_status: int | None = None
         self.messages: list[str] = []
         self._seen_messages: set[str] = set()
@@ -209,6 +210,7 @@ class Builder:
             devstats=self.devstats,
             nvme=nvme,
             nvme_logs=self.nvme_logs,
+            nvme_version=self.nvme_version,
             scsi=scsi,
             exit_status=self.exit_status,
             messages=tuple(self.messages),

@@ -33,6 +33,7 @@ from .values import (
     jpos,
     lu_id,
     naive_asctime,
+    nvme_version,
     raw_int,
     source_name,
     visible_json,
@@ -161,6 +162,7 @@ def _identity(b: Builder, d: dict[str, Any]) -> None:
     serial = d.get("serial_number")
     b.serial = clean_id(serial) if isinstance(serial, str) else None
     b.wwn = _json_wwn(d.get("wwn"))
+    b.nvme_version = nvme_version(jdict(d.get("nvme_version")).get("string"))
     if b.wwn is None and isinstance(d.get("logical_unit_id"), str):
         b.wwn = lu_id(d["logical_unit_id"])
     b.capacity_bytes = jpos(jdict(d.get("user_capacity")).get("bytes")) or jpos(d.get("nvme_total_capacity"))

@@ -31,6 +31,7 @@ from .values import (
     grouped_int,
     hex_or_int,
     lu_id,
+    nvme_version,
     one_line,
     parse_local_time,
     source_name,
@@ -351,6 +352,9 @@ class TextParser:
         if self.product is None:
             self.product = v.strip()
 
+    def _nvme_version(self, v: str) -> None:
+        self.b.nvme_version = nvme_version(v)
+
     def _firmware(self, v: str) -> None:
         if self.b.firmware is None:
             self.b.firmware = clean_id(v)
@@ -517,6 +521,7 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "product": TextParser._product,
     "revision": TextParser._firmware,
     "firmware version": TextParser._firmware,
+    "nvme version": TextParser._nvme_version,
     "serial number": TextParser._serial,
     "lu wwn device id": TextParser._wwn,
     "logical unit id": TextParser._logical_unit_id,

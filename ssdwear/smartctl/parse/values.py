@@ -160,6 +160,17 @@ def clean_id(value: str | None) -> str | None:
     return v
 
 
+_NVME_VERSION = re.compile(r"\d{1,2}\.\d{1,2}(\.\d{1,2})?")
+
+
+def nvme_version(value: object) -> str | None:
+    """The NVMe version a controller reports ('1.4', '1.2.1'); None for anything else ('<1.2' included)."""
+    if not isinstance(value, str):
+        return None
+    v = value.strip()
+    return v if _NVME_VERSION.fullmatch(v) else None
+
+
 def clean_str(value: object) -> str | None:
     if not isinstance(value, str):
         return None
