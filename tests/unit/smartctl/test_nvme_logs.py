@@ -8,14 +8,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Optional
 
 from support.builders import nvme
+from support.paths import FIXTURES
 
 from ssdwear.drives import fine
 from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.model.records import Snapshot
 from ssdwear.smartctl.calls import nvme_logs
+from ssdwear.smartctl.parse import parse_output
+from ssdwear.smartctl.parse.nvmecli import log_page
+from ssdwear.smartctl.replay import ReplayRunner
 from ssdwear.smartctl.runner import CallResult, LazyRunner
 
 EG_ARGS = ("get-log", "/dev/nvme0", "--log-id=0x09", "--lsi=1", "--log-len=512", "-b")
@@ -113,3 +118,37 @@ def test_the_ocp_log_is_asked_only_of_ocp_families_and_kept_only_with_its_guid()
     assert other.nvme_logs == {} and "does not carry the OCP GUID" in " ".join(other.parse_notes)
     p5510 = Answers({})  # SSDPF2KX076TZ: a D7-P5510, not listed
     assert nvme_logs(p5510, drive("1.3", "SSDPF2KX076TZ"), "/dev/nvme0").nvme_logs == {} and p5510.calls == []
+
+
+# -- what QEMU's emulated drive and nvme-cli 2.3 really answered (fixtures/nvmelog, tools/record_nvme_cli.py) ------
+
+
+def test_qemus_drive_reports_no_endurance_groups_so_nothing_more_is_asked() -> None:
+    replay = ReplayRunner(FIXTURES / "nvmelog", program="nvme")
+    qemu = snapshot_of(FIXTURES / "qemu" / "smartctl --json=c -x -n standby -d nvme _dev_nvme0.out")
+    assert qemu.nvme_version == "1.4"
+    assert nvme_logs(replay, qemu, "/dev/nvme0") == qemu and replay.calls == [ID_ARGS]
+
+
+def test_qemus_refusals_of_the_endurance_logs_are_notes() -> None:
+    qemu = snapshot_of(FIXTURES / "qemu" / "smartctl --json=c -x -n standby -d nvme _dev_nvme0.out")
+    # a controller that said it has an endurance group, answered by QEMU's refusal of the page
+    runner = Answers({ID_ARGS: identify(0x10, 1)})
+    replay = ReplayRunner(FIXTURES / "nvmelog", program="nvme")
+    runner.answers[EG_ARGS] = (lambda r: (r.stdout, r.status, r.stderr))(replay.run(list(EG_ARGS)))
+    snap = nvme_logs(runner, qemu, "/dev/nvme0")
+    assert snap.nvme_logs == {} and any("Invalid Field in Command" in n and "0x4002" in n for n in snap.parse_notes)
+    ocp = replace(qemu, model="SSDPF2KX076T1")  # as if it were an OCP family's drive
+    snap = nvme_logs(ReplayRunner(FIXTURES / "nvmelog", program="nvme"), ocp, "/dev/nvme0")
+    assert snap.nvme_logs == {} and any("OCP SMART log (C0h) could not be read" in n and "0x4002" in n
+                                        for n in snap.parse_notes)
+
+
+def test_a_raw_page_is_the_pages_bytes() -> None:
+    raw = (FIXTURES / "nvmelog" / "nvme get-log _dev_nvme0 --log-id=0x02 --log-len=512 -b.out").read_bytes()
+    assert log_page(raw, 512) == raw and log_page(raw[:-1], 512) is None
+    assert int.from_bytes(raw[3:4], "little") == 0  # Available Spare of QEMU's drive: 0 % (its smartctl log says so)
+
+
+def snapshot_of(path: Path) -> Snapshot:
+    return parse_output(path.read_bytes(), source=str(path), device="/dev/nvme0", device_type="nvme")
