@@ -41,7 +41,7 @@ from ssdwear.model.records import (
     NvmeHealth,
     Snapshot,
 )
-from ssdwear.wear import forecast
+from ssdwear.wear import fine, forecast
 from ssdwear.wear import rates as wear
 
 LEVELS = forecast.LEVELS
@@ -200,6 +200,121 @@ def cli_path_check(drives: list[series.Drive], limit: int = 600) -> str:
             f"assess.series.series_report: largest relative difference from the direct call {worst:.2e}")
 
 
+@dataclass
+class FineCase:
+    """Predictor (b) on one drive with a fine indicator, with and without it."""
+
+    source: str
+    first: float
+    without_inside: bool  # today's (b): the indicator's 80 % interval for the last reading
+    without_error: float
+    without_width: float
+    inside: bool  # with the fine signal: its 80 % interval for the wear at the last reading, against the fine truth
+    inside_indicator: bool  # ... and the whole-percent indicator there lies in the floors of that interval
+    error: float
+    width: float
+
+
+def fine_cases(drives: list[series.Drive], table: forecast.Calibration, nand_only: bool = False) -> list[FineCase]:
+    """(b) on the drives whose fine indicator covers every reading (series.fine_readings): all readings but the last
+    known. Without: the product's calibrated forecast of the whole-percent indicator (as run()). With: the product's
+    fine.fine_forecast over the fine indicator's known readings; its interval is for the wear, checked against the
+    same fine indicator at the last reading (E2h: Intel's own 1/1024 % count; NAND: the NAND counter times the wear
+    per byte the known readings allowed) and against the whole-percent indicator there (inside the floors of the
+    interval). `nand_only`: NAND bytes even where E2h exists (the path of every non-Intel drive, checked where E2h
+    can judge it)."""
+    out = []
+    for d in drives:
+        n = len(d.readings)
+        f = series.fine_readings(d, n - 1, nand_only=nand_only) if n >= 3 else None
+        if f is None:
+            continue
+        known, target = d.readings[:-1], d.readings[-1]
+        dh = target.power_on_hours - known[-1].power_on_hours
+        without = forecast.rate_forecast(known, STEP, d.interface, 0.8, dh, table)
+        with_fine = fine.fine_forecast(f.readings, f.per_unit, 0.8, table)
+        if dh <= 0 or without is None or with_fine is None or forecast.too_early(f.readings, table) is not None:
+            continue
+        p, lo, hi = forecast.predicted_reading(without, known[-1].used_percent, dh)
+        f0, truth = forecast.clean(f.readings)[-1].used_percent, f.beyond[-1].used_percent
+        fp, flo, fhi = f0 + with_fine.central * dh, f0 + with_fine.low * dh, f0 + with_fine.high * dh
+        out.append(FineCase(
+            f.source, d.readings[0].used_percent, lo <= target.used_percent <= hi, abs(p - target.used_percent),
+            hi - lo, flo <= truth <= fhi, math.floor(flo) <= target.used_percent <= math.floor(fhi),
+            abs(fp - truth), fhi - flo))
+    return out
+
+
+def fine_summary(cases: list[FineCase], title: str) -> list[str]:
+    if not cases:
+        return [f"== {title}: no drive"]
+    n = len(cases)
+
+    def pct(xs: list[bool]) -> str:
+        return f"{100 * sum(xs) / len(xs):4.1f}%"
+
+    w0, w1 = median([c.without_width for c in cases]), median([c.width for c in cases])
+    return [f"== {title}",
+            f"   n {n}: without the fine signal: inside {pct([c.without_inside for c in cases])}, median error "
+            f"{median([c.without_error for c in cases]):.2f} points, median width {w0:.2f}",
+            f"   n {n}: with it:                inside {pct([c.inside for c in cases])} (the indicator inside its "
+            f"floors: {pct([c.inside_indicator for c in cases])}), median error {median([c.error for c in cases]):.2f} "
+            f"points, median width {w1:.2f} ({100 * (1 - w1 / w0):.0f} % narrower)"]
+
+
+@dataclass
+class WindowCase:
+    counter: str  # 'media' (NAND bytes) or 'host'
+    inside_e2h: bool | None  # the wear E2h counted in the window lies in the window's 80 % range (E2h drives)
+    inside_indicator: bool  # the indicator at the window's end lies in the floors of the range it allows
+    width: float
+    error: float | None
+
+
+def window_cases(drives: list[series.Drive]) -> list[WindowCase]:
+    """The window maths on real drives (issue 19.3, where the window is months): for consecutive readings, the
+    wear between them from the counter's movement x the wear per unit the first reading's whole-percent step allows
+    x the calibrated drift (the product's fine.window_wear at 80 %), against the wear E2h counted (drives whose E2h
+    was never reset) and against the indicator at the second reading."""
+    out = []
+    for d in drives:
+        e2h = series.fine_readings(d, len(d.readings))
+        for i in range(len(d.readings) - 1):
+            a, b = d.readings[i], d.readings[i + 1]
+            if a.used_percent <= 0 or not forecast.calibration().spans(b.power_on_hours - a.power_on_hours):
+                continue
+            for kind, ca, cb in (("media", d.extras[i].nand_bytes_written, d.extras[i + 1].nand_bytes_written),
+                                 ("host", a.host_bytes_written, b.host_bytes_written)):
+                k = fine.lifetime([fine.Point(ca, a.used_percent, STEP)]) if ca else None
+                if k is None or cb is None or ca is None or cb < ca:
+                    continue
+                w = fine.window_wear(cb - ca, k, kind, 0.8)
+                truth = None
+                if e2h is not None and e2h.source == "intel_e2h_since_manufacture":
+                    truth = e2h.readings[i + 1].used_percent - e2h.readings[i].used_percent
+                low_end, high_end = fine.spread(k, fine.drift_grid(kind), 0.8)[0::2]
+                out.append(WindowCase(
+                    kind, None if truth is None else w.low <= truth <= w.high,
+                    math.floor(low_end * (ca + (cb - ca))) <= b.used_percent <= math.floor(high_end * (ca + (cb - ca))),
+                    w.high - w.low, None if truth is None else abs(w.central - truth)))
+    return out
+
+
+def window_summary(cases: list[WindowCase]) -> list[str]:
+    lines = ["== the window back-test: the wear between consecutive readings from the counter's movement (80 % range)"]
+    for kind, what in (("media", "NAND bytes written"), ("host", "host bytes written")):
+        cs = [c for c in cases if c.counter == kind]
+        judged = [c for c in cs if c.inside_e2h is not None]
+        if not cs:
+            continue
+        lines.append(f"   {what:18}: against E2h's count, n {len(judged)}: inside "
+                     f"{100 * sum(bool(c.inside_e2h) for c in judged) / max(len(judged), 1):4.1f}%, median error "
+                     f"{median([c.error or 0.0 for c in judged]):.3f} points, median width "
+                     f"{median([c.width for c in judged]):.3f}; against the indicator, n {len(cs)}: inside its floors "
+                     f"{100 * sum(c.inside_indicator for c in cs) / len(cs):4.1f}%")
+    return lines
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--csv", type=Path, help=f"the series CSV (default: ${series.CSV_ENV})")
@@ -239,6 +354,15 @@ def main() -> int:
         print(f"({mode}) {len(still)} whose indicator never moved: under 1 year {sum(y < 1 for y in still)}, under "
               f"2 years {sum(y < 2 for y in still)}; smallest {still[0]:.1f} y, median {median(still):.0f} y")
     print(cli_path_check(drives))
+    fines = fine_cases(drives, table)
+    print("== predictor (b) with and without the fine signal, drives with a finer counter (the 80 % interval)")
+    for title, keep in (("all", lambda c: True), (">= 5 % used at the first reading", lambda c: c.first >= 5)):
+        print("\n".join(fine_summary([c for c in fines if keep(c)], f"fine signal, {title}")))
+        for source in ("intel_e2h_since_manufacture", "nand_bytes_written"):
+            print("\n".join(fine_summary([c for c in fines if keep(c) and c.source == source], f"  {source}, {title}")))
+    nand = fine_cases(drives, table, nand_only=True)
+    print("\n".join(fine_summary(nand, "NAND bytes written on every drive that has them (E2h's drives too), all")))
+    print("\n".join(window_summary(window_cases(drives))))
     return 0
 
 

@@ -34,11 +34,12 @@ import json
 import math
 import sys
 from collections import defaultdict
+from itertools import pairwise
 from pathlib import Path
 
 import series
 
-from ssdwear.wear import forecast
+from ssdwear.wear import fine, forecast
 
 OUT = series.ROOT / "ssdwear" / "wear" / "calibration.json"
 MIN_BUCKET = 200
@@ -53,6 +54,8 @@ MIN_SPAN_HOURS = 24.0
 MIN_HOURS_GRID = (0.0, 250.0, 500.0, 1000.0, 2000.0, 4000.0)
 MIN_HOURS_SLACK = 0.1
 STEP = 1.0  # the series' indicators move in whole percent
+DRIFT_MIN_USED = 0.5  # percent: E2h's 1/1024 % step is under 0.2 % of the lifetime wear
+DRIFT_MIN_WEAR = 0.05  # percent in the window: 51 E2h steps or more
 
 
 def quantile(xs: list[float], p: float) -> float:
@@ -184,6 +187,57 @@ def fit_min_hours(drives: list[series.Drive], table: forecast.Calibration) -> tu
     return MIN_HOURS_GRID[first], coverage
 
 
+def grid(xs: list[float]) -> list[float]:
+    """The GRID quantiles of a sample (the midpoints of GRID equal shares), rounded: how a calibrated spread is kept."""
+    xs = sorted(xs)
+    return [round(quantile(xs, (j + 0.5) / fine.GRID), 4) for j in range(fine.GRID)]
+
+
+def fine_class_rows(drives: list[series.Drive], table: forecast.Calibration) -> dict[str, dict]:
+    """The fine classes: for drives with >= 3 readings whose fine indicator (series.fine_readings) covers them,
+    the rate of all but the last reading (the product's fine.fine_forecast, before its spread) against the realized
+    rate to the last, by the same fine indicator: their ratio's quantiles by class, and the median."""
+    rhos: dict[str, list[float]] = defaultdict(list)
+    for d in drives:
+        n = len(d.readings)
+        f = series.fine_readings(d, n - 1) if n >= 3 else None
+        if f is None or forecast.too_early(f.readings, table) is not None:
+            continue
+        known, target = forecast.clean(f.readings), f.beyond[-1]
+        span, dh = known[-1].power_on_hours - known[0].power_on_hours, target.power_on_hours - known[-1].power_on_hours
+        if len(known) < 2 or not table.spans(span) or dh <= 0:
+            continue
+        rate = (known[-1].used_percent - known[0].used_percent) / span
+        if rate > 0:
+            rhos[fine.fine_class(known[-1].used_percent)].append(
+                (target.used_percent - known[-1].used_percent) / (rate * dh))
+    return {cls: {"grid": grid(xs), "mult": round(quantile(sorted(xs), 0.5), 4), "n": len(xs)}
+            for cls, xs in sorted(rhos.items())}
+
+
+def drift_rows(drives: list[series.Drive]) -> dict[str, dict]:
+    """How far a window's wear per unit strays from its lifetime value: consecutive readings of drives whose Intel
+    E2h (never reset, counting the indicator's wear) measures the wear in between to 1/1024 %: the window's wear per
+    NAND byte (media) and per host byte (host) over the lifetime's at the window's start. Windows with at least
+    DRIFT_MIN_WEAR of wear in them, starting at DRIFT_MIN_USED or more (E2h's own step is then small)."""
+    qs: dict[str, list[float]] = {"media": [], "host": []}
+    for d in drives:
+        f = series.fine_readings(d, len(d.readings))
+        if f is None or f.source != "intel_e2h_since_manufacture":
+            continue
+        byhours = {r.power_on_hours: e for r, e in zip(d.readings, d.extras, strict=True)}
+        for a, b in pairwise(f.readings):
+            if a.used_percent < DRIFT_MIN_USED or b.used_percent - a.used_percent < DRIFT_MIN_WEAR:
+                continue
+            nand = byhours[a.power_on_hours].nand_bytes_written, byhours[b.power_on_hours].nand_bytes_written
+            pairs = {"host": (a.host_bytes_written, b.host_bytes_written), "media": nand}
+            for kind, (ca, cb) in pairs.items():
+                if ca and cb and cb > ca:
+                    qs[kind].append(((b.used_percent - a.used_percent) / (cb - ca)) / (a.used_percent / ca))
+    return {kind: {"grid": grid(xs), "median": round(quantile(sorted(xs), 0.5), 4), "n": len(xs)}
+            for kind, xs in qs.items()}
+
+
 def write(table: dict, path: Path) -> None:
     """Compact JSON: the constants, then one line per class."""
     lines = ["{"]
@@ -211,6 +265,8 @@ def main() -> int:
     table = build(drives, h0, k)
     min_hours, coverage = fit_min_hours(drives, forecast.Calibration.from_dict(table))
     table["min_power_on_hours"] = min_hours
+    table["classes"].update(fine_class_rows(drives, forecast.Calibration.from_dict(table)))
+    table["drift"] = drift_rows(drives)
     table["provenance"] = {
         "data": "linuxhw/EnterpriseDrive (Linux Hardware Project, linux-hardware.org), CC BY 4.0: same-drive "
                 "smartctl -x readings extracted from the repository history to 66faf203c101 (readings.csv, "
@@ -224,11 +280,25 @@ def main() -> int:
                               f"least {0.8 - MIN_HOURS_SLACK:g} of the time in every bucket (calibration half, "
                               "each reading but a drive's last predicting its last)",
         "min_power_on_hours_coverage": coverage,
+        "fine": "classes fine|*: drives with >= 3 readings whose fine indicator (Intel E2h of a timer never reset, "
+                "else NAND bytes written x the wear per NAND byte the known readings' whole-percent steps allow; "
+                "bench/series.py fine_readings) covers every reading; the quantiles (grid, the midpoints of "
+                f"{fine.GRID} equal shares) of the realized rate to the last reading over the recent rate of the "
+                "others",
+        "drift": "drift: consecutive readings of drives whose E2h (never reset) measures the wear between them, with "
+                 f">= {DRIFT_MIN_WEAR:g} % of wear from >= {DRIFT_MIN_USED:g} % used: the quantiles of the window's "
+                 "wear per NAND byte (media) and per host byte (host) over their lifetime values at the window's start",
     }
     write(table, args.out)
     print(f"h0_hours {h0:g}, prior_steps {k:g}, min_power_on_hours {min_hours:g}; "
           f"wrote {args.out} ({args.out.stat().st_size:,} bytes)")
+    for kind, row in table["drift"].items():
+        print(f"  drift {kind:5} n {row['n']:5}: median {row['median']:.4f}, 10-90 % {row['grid'][3]:.4f}-"
+              f"{row['grid'][36]:.4f}")
     for cls, c in table["classes"].items():
+        if cls.startswith("fine|"):
+            print(f"  {cls:13} n {c['n']:5} mult {c['mult']:.3f}  10-90 %: {c['grid'][3]:.3f}-{c['grid'][36]:.3f}")
+            continue
         print(f"  {cls:13} edges {c['e_edges']!s:20} n {c['n']!s:22} mult {c['mult']:.3f}  "
               f"80 %: {[tuple(q['0.8']) for q in c['iv']]}  long {tuple(c['long']['0.8'])} "
               f"(n {c['long_n']}, {c['long_from']})")

@@ -25,8 +25,12 @@ import os
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
+from ssdwear.drives.vendors import lifetime_e2h_percent
+from ssdwear.wear import fine
+from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,12 +46,22 @@ def _f(text: str) -> float | None:
 
 
 @dataclass(frozen=True)
+class Extra:
+    """What a reading holds beside its Reading: the finer counters (bench/backtest.py's fine signal)."""
+
+    nand_bytes_written: float | None
+    e2h: int | None  # Intel timed-workload raws (E2h 1/1024 %, E4h minutes), as published
+    e4h: int | None
+
+
+@dataclass(frozen=True)
 class Drive:
     drive_id: str
     interface: str
     used_source: str
     model: str
     readings: tuple[Reading, ...]  # sorted by power-on hours
+    extras: tuple[Extra, ...] = ()  # one per reading, in the same order
 
     @property
     def calibration_half(self) -> bool:
@@ -66,6 +80,10 @@ def csv_path(given: Path | None) -> Path:
         sys.stderr.write(f"{given}: no such file ({_WHAT}); pass --csv PATH or set {CSV_ENV}\n")
         sys.exit(2)
     return given
+
+
+def _i(text: str) -> int | None:
+    return int(float(text)) if text not in ("", None) else None
 
 
 def load(path: Path | None = None, stats: Counter[str] | None = None) -> list[Drive]:
@@ -95,6 +113,7 @@ def load(path: Path | None = None, stats: Counter[str] | None = None) -> list[Dr
             continue
         seen = set()
         readings = []
+        extras = []
         for r in sorted(keep, key=lambda r: float(r["power_on_hours"])):
             key = (r["power_on_hours"], r["used_percent"], r["host_bytes_written"], r["host_bytes_read"],
                    r["nand_bytes_written"])
@@ -104,11 +123,13 @@ def load(path: Path | None = None, stats: Counter[str] | None = None) -> list[Dr
             seen.add(key)
             readings.append(Reading(float(r["power_on_hours"]), float(r["used_percent"]),
                                     _f(r["host_bytes_written"])))
+            extras.append(Extra(_f(r["nand_bytes_written"]), _i(r["e2h_raw"]), _i(r["e4h_raw"])))
         if len(readings) < 2:
             stats["dropped_drive_under_2_readings"] += 1
             continue
         last = keep[-1]
-        drives.append(Drive(drive_id, last["interface"], last["used_source"], last["model"], tuple(readings)))
+        drives.append(Drive(drive_id, last["interface"], last["used_source"], last["model"], tuple(readings),
+                            tuple(extras)))
     stats["drives_out"] = len(drives)
     return drives
 
@@ -119,3 +140,42 @@ def cases(drives: list[Drive], mode: str):
     for d in drives:
         if len(d.readings) >= 3:
             yield d, (d.readings[:1] if mode == "a" else d.readings[:-1]), d.readings[-1]
+
+
+@dataclass(frozen=True)
+class Fine:
+    """A drive's readings as a fine indicator: its source, the readings of it (percent), the wear per unit it rests
+    on (exact for E2h), and the same for the readings beyond the known ones (the truth to check against)."""
+
+    source: str  # 'intel_e2h_since_manufacture' or 'nand_bytes_written'
+    readings: list[Reading]
+    per_unit: fine.PerUnit
+    beyond: list[Reading]
+
+
+E2H_EXACT = fine.PerUnit(1.0, 1.0, "rated", "E2h counts 1/1024 % steps of wear")
+
+
+def fine_readings(d: Drive, known: int, nand_only: bool = False) -> Fine | None:
+    """The drive's fine indicator over its first `known` readings, with the same indicator at the later ones: Intel
+    E2h of a timer never reset where every reading has it and it counts the indicator's wear (the product's
+    wear.finer_readings), else NAND bytes written times the wear per NAND byte that the known readings' whole-percent
+    steps allow (the product's fine.lifetime). None where neither applies."""
+    points = [wear.Point(r.power_on_hours, r.used_percent, 1.0,
+                         lifetime_e2h_percent(e.e2h, e.e4h, r.power_on_hours), r.host_bytes_written)
+              for r, e in zip(d.readings, d.extras, strict=True)]
+    e2h = None if nand_only else wear.finer_readings(points)
+    if e2h is not None:
+        return Fine("intel_e2h_since_manufacture", e2h[:known], E2H_EXACT, e2h[known:])
+    if any(e.nand_bytes_written is None for e in d.extras):
+        return None
+    counts = [e.nand_bytes_written or 0.0 for e in d.extras]
+    if any(b < a for a, b in pairwise(counts)):
+        return None
+    k = fine.lifetime([fine.Point(c, r.used_percent, 1.0) for c, r in zip(counts[:known], d.readings[:known],
+                                                                             strict=True)])
+    if k is None or not k.calibrated:
+        return None
+    as_wear = [Reading(r.power_on_hours, c * k.mid, r.host_bytes_written) for c, r in zip(counts, d.readings,
+                                                                                                   strict=True)]
+    return Fine("nand_bytes_written", as_wear[:known], k, as_wear[known:])

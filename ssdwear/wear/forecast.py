@@ -63,6 +63,9 @@ class Calibration:
     provenance: Mapping[str, Any] = field(default_factory=dict)
     # A drive younger than this that already shows wear is too early to project (0: no minimum)
     min_power_on_hours: float = 0.0
+    # How far a window's wear per unit of a finer counter strays from its lifetime value: {'media'|'host': {level:
+    # [low, high], 'median': m}} (wear/fine.py)
+    drift: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def spans(self, hours: float) -> bool:
         """Whether readings this far apart give a rate: the one minimum span for wear rates and write rates."""
@@ -73,7 +76,7 @@ class Calibration:
         return cls(h0_hours=float(table["h0_hours"]), prior_steps=float(table["prior_steps"]),
                    min_span_hours=float(table["min_span_hours"]), classes=table["classes"],
                    provenance=table.get("provenance", {}),
-                   min_power_on_hours=float(table.get("min_power_on_hours", 0.0)))
+                   min_power_on_hours=float(table.get("min_power_on_hours", 0.0)), drift=table.get("drift", {}))
 
 
 @lru_cache(maxsize=1)

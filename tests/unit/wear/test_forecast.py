@@ -128,7 +128,14 @@ def test_the_shipped_table_is_small_complete_and_says_where_it_came_from() -> No
     assert forecast.CALIBRATION_FILE.stat().st_size < 8_000
     assert "CC BY 4.0" in raw["provenance"]["data"] and "bench/calibrate.py" in raw["provenance"]["built_by"]
     assert "SWAPPED" not in raw["provenance"]["half"]
+    fine_rows = {name: row for name, row in raw["classes"].items() if name.startswith("fine|")}
+    assert set(fine_rows) == {"fine|u0", "fine|u1", "fine|u5", "fine|u20"}  # a fine indicator's recent rate
+    for row in [*fine_rows.values(), *raw["drift"].values()]:  # its spread, and the drift of windows
+        assert len(row["grid"]) == 40 and row["grid"] == sorted(row["grid"]) and row["n"] >= 100
+    assert set(raw["drift"]) == {"media", "host"} and "drift" in raw["provenance"] and "fine" in raw["provenance"]
     for name, row in raw["classes"].items():
+        if name in fine_rows:
+            continue
         assert set(row["long"]) == {"0.5", "0.8", "0.9"}, name
         assert len(row["iv"]) == len(row["e_edges"]) + 1, name
         for lo, hi in [*row["long"].values(), *(iv for b in row["iv"] for iv in b.values())]:
