@@ -123,7 +123,7 @@ def load(path: Path | None = None, stats: Counter[str] | None = None) -> list[Dr
             seen.add(key)
             readings.append(Reading(float(r["power_on_hours"]), float(r["used_percent"]),
                                     _f(r["host_bytes_written"])))
-            extras.append(Extra(_f(r["nand_bytes_written"]), _i(r["e2h_raw"]), _i(r["e4h_raw"])))
+            extras.append(Extra(_f(r["nand_bytes_written"]), _i(r.get("e2h_raw", "")), _i(r.get("e4h_raw", ""))))
         if len(readings) < 2:
             stats["dropped_drive_under_2_readings"] += 1
             continue
