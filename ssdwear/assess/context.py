@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ssdwear.drives.ratings import Rating
-from ssdwear.model.records import LastLook, ResetRecord
+from ssdwear.model.records import LastLook, ResetRecord, Sample
 from ssdwear.wear.forecast import DEFAULT_LEVEL
 
 
@@ -22,6 +22,7 @@ class Context:
     last_look: LastLook | None = None  # our previous reading of this drive
     previous_serial: str | None = None  # serial last seen behind the same device path
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
+    window_start: Sample | None = None  # the baseline `start` stored for a counter window (nothing was sent)
 
 
 NO_CONTEXT = Context()  # a snapshot alone: no clock, no history

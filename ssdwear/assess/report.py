@@ -11,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ssdwear.drives import counters, vendors
+from ssdwear.drives.fine import finer_counters
 from ssdwear.drives.ratings import Rating, find_rating
-from ssdwear.drives.vendors import UsedReading, disagreement
+from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
+    CounterReading,
     DriveKind,
     DriveReport,
+    FineWear,
     Health,
     Projection,
     Snapshot,
@@ -30,6 +33,8 @@ from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading
 
 from .context import NO_CONTEXT, Context
+from .counter_window import with_counter_window
+from .fine_wear import reading_wear
 from .timed_window import TimedResult, percent_of, timed_window
 
 
@@ -251,6 +256,7 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
 
     h = health(snap)
     warnings.extend(health_warnings(h))
+    counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
 
     window = timed.window if timed is not None else None
     projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
@@ -259,7 +265,7 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     if projection is None and chosen is not None:
         notes.append(no_lifetime_projection(chosen, snap) or "no projection")
 
-    return DriveReport(
+    report = DriveReport(
         device=snap.device or snap.source,
         device_type=snap.device_type,
         model=snap.model,
@@ -283,7 +289,23 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
         warnings=tuple(dict.fromkeys(warnings)),
         notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
         source=snap.source,
+        counters=tuple(counters),
+        fine=fine_wear,
     )
+    return with_counter_window(report, ctx)
+
+
+def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: list[str], warnings: list[str]
+           ) -> tuple[list[CounterReading], FineWear | None]:
+    """The finer counters of an SSD, the one that counts wear best first, and the fine indicator they give."""
+    if kind == "hdd":
+        return [], None
+    found = finer_counters(snap, notes)
+    wear, contradicted = reading_wear(found, chosen)
+    warnings.extend(contradicted)
+    if wear is not None and wear.source != E2H_LIFETIME_SOURCE:
+        found.sort(key=lambda c: c.source != wear.source)  # the counter the fine indicator rests on first
+    return found, wear
 
 
 def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:

@@ -45,31 +45,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
-from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, Snapshot
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterKind, CounterReading, Snapshot
 
 from . import counters, vendors
 from .vendors import MiB, log_entries
 
-CounterKind = Literal["media", "erase", "host"]
 # A counter that sees the flash counts wear; host writes do not see write amplification.
 WEAR_KINDS: tuple[CounterKind, ...] = ("media", "erase")
-
-
-@dataclass(frozen=True)
-class CounterReading:
-    """One finer counter of one reading: its raw count in its unit, what it is, and the drive's own rating of it
-    (the count that means 100 % of the rated wear) where the drive reports one."""
-
-    source: str  # stable identifier: 'nand_bytes_written', 'average_erase_count', 'nvme_media_units_written', ...
-    kind: CounterKind
-    value: int  # whole units: the counter moves in steps of one
-    unit: str  # what one unit is, for people: '1 GiB', 'NAND page', 'erase cycle', '10^9 bytes'
-    unit_bytes: int | None  # bytes in one unit, where the unit is a settled number of bytes
-    detail: str  # what was read: 'attributes 247 Host_Program_Page_Count + 248 FTL_Program_Page_Count'
-    rated: int | None = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
-    rated_detail: str = ""
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,12 @@ E2H_STEPS_PER_PERCENT = 1024
 TIMER_SENTINELS = (0xFFFF, 0xFFFFFFFF)
 MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count a year
 
-# A measured window: Intel's timed workload since a reset, two or more saved outputs of one drive, the history.
-WindowKind = Literal["timed-workload", "readings", "history"]
+# A measured window: Intel's timed workload since a reset, a finer counter since `start` stored its baseline (any
+# SSD), two or more saved outputs of one drive, the history.
+WindowKind = Literal["timed-workload", "counter", "readings", "history"]
+# What a finer counter counts: writes to the flash (media) or its average erase cycles (erase) see the drive's write
+# amplification and count wear; host writes do not.
+CounterKind = Literal["media", "erase", "host"]
 DriveKind = Literal["ssd", "hdd", "unknown"]
 
 
@@ -177,8 +181,44 @@ class Window:
     host_reads_percent: float | None = None  # E3h
     represents_minutes: float | None = None  # real time the window stands for (--represents)
     valid_in_minutes: float | None = None  # power-on minutes until the window becomes valid
-    counter: str | None = None  # the counter a 'readings' window used
+    counter: str | None = None  # the counter a 'counter', 'readings' or 'history' window used
     pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
+    wear_percent_low: float | None = None  # a counter window: the range of the wear in it
+    wear_percent_high: float | None = None
+    counter_delta: int | None = None  # a counter window: how far the counter moved, in its units
+    started_at: datetime | None = None  # a counter window: when `start` stored its baseline
+
+
+@dataclass(frozen=True)
+class CounterReading:
+    """One finer counter of one reading (drives/fine.py reads them): its raw count in its unit, what it is, and the
+    drive's own rating of it (the count that means 100 % of the rated wear) where the drive reports one."""
+
+    source: str  # stable identifier: 'nand_bytes_written', 'average_erase_count', 'nvme_media_units_written', ...
+    kind: CounterKind
+    value: int  # whole units: the counter moves in steps of one
+    unit: str  # what one unit is, for people: '1 GiB', 'NAND page', 'erase cycle', '10^9 bytes'
+    unit_bytes: int | None  # bytes in one unit, where the unit is a settled number of bytes
+    detail: str  # what was read: 'attributes 247 Host_Program_Page_Count + 248 FTL_Program_Page_Count'
+    rated: int | None = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
+    rated_detail: str = ""
+
+
+@dataclass(frozen=True)
+class FineWear:
+    """Lifetime wear read finer than the whole-percent indicator: a counter times the drive's own wear per unit of
+    it (wear/fine.py), `percent` with its range, or None where the counter is no finer than the indicator yet
+    (one reading's step) or contradicts it (a warning says so)."""
+
+    source: str  # the counter ('nand_bytes_written', ...) or 'intel_e2h_since_manufacture'
+    percent: float | None  # used_fine_percent
+    low: float | None
+    high: float | None
+    calibration: str  # 'rated' (the drive's own rating), 'lifetime' (one reading), 'readings' (several), 'e2h'
+    per_unit: float | None  # wear per counter unit, percent, and its range
+    per_unit_low: float | None
+    per_unit_high: float | None
+    detail: str  # what was read and what calibrated it
 
 
 @dataclass(frozen=True)
@@ -280,6 +320,8 @@ class DriveReport:
     error: str | None = None  # set when the drive could not be read; the other fields are then empty
     source: str | None = None  # file name or device path the reading came from
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
+    counters: tuple[CounterReading, ...] = ()  # the finer counters read, the one that counts wear best first
+    fine: FineWear | None = None  # the finer counter as wear (used_fine_percent), where it has one
 
     def to_dict(self) -> dict[str, Any]:
         """Exactly the drive's entry in `ssdwear report --format json` (docs/json.md, DRIVE)."""
@@ -332,6 +374,9 @@ class Sample:
     e4h: int | None = None
     available_spare: int | None = None
     media_errors: int | None = None
+    counter_source: str | None = None  # the drive's best finer counter (DriveReport.counters[0]) and its count
+    counter: int | None = None
+    counter_rated: int | None = None  # the drive's own rating of it, where it reports one
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,11 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .records import DriveReport, Projection, Window
+    from .records import CounterReading, DriveReport, FineWear, Projection, Window
 
-SCHEMA_VERSION = 2  # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high)
+# 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high); 3: finer wear counters
+# (used_fine_percent, used_fine, counters), the counter window (window kind 'counter', projection 'window:COUNTER')
+SCHEMA_VERSION = 3
 
 
 def rounded(value: float | None, digits: int) -> float | None:
@@ -36,7 +38,33 @@ def window_dict(w: Window | None) -> dict[str, Any] | None:
         "represents_minutes": rounded(w.represents_minutes, 1),
         "valid_in_minutes": rounded(w.valid_in_minutes, 1),
         "counter": w.counter,
+        "wear_percent_low": rounded(w.wear_percent_low, 6),
+        "wear_percent_high": rounded(w.wear_percent_high, 6),
+        "counter_delta": w.counter_delta,
+        "started_at": w.started_at.isoformat(timespec="seconds") if w.started_at else None,
     }
+
+
+def fine_dict(f: FineWear | None) -> dict[str, Any] | None:
+    if f is None:
+        return None
+    return {
+        "source": f.source,
+        "percent": rounded(f.percent, 4),
+        "percent_low": rounded(f.low, 4),
+        "percent_high": rounded(f.high, 4),
+        "uncertainty": None if f.low is None or f.high is None else rounded((f.high - f.low) / 2, 4),
+        "calibration": f.calibration,
+        "per_unit": f.per_unit,
+        "per_unit_low": f.per_unit_low,
+        "per_unit_high": f.per_unit_high,
+        "detail": f.detail,
+    }
+
+
+def counter_dict(c: CounterReading) -> dict[str, Any]:
+    return {"source": c.source, "kind": c.kind, "value": c.value, "unit": c.unit, "unit_bytes": c.unit_bytes,
+            "rated": c.rated, "detail": c.detail, "rated_detail": c.rated_detail or None}
 
 
 def projection_dict(p: Projection | None) -> dict[str, Any] | None:
@@ -92,6 +120,9 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "used_step": rounded(r.used_step, 10),
         "used_sources": [dict(source=s.source, percent=rounded(s.percent, 3), at_least=s.at_least, detail=s.detail)
                          for s in r.used_sources],
+        "used_fine_percent": rounded(r.fine.percent, 4) if r.fine is not None else None,
+        "used_fine": fine_dict(r.fine),
+        "counters": [counter_dict(c) for c in r.counters],
         "window": window_dict(r.window),
         "projection": projection_dict(r.projection),
         "writes": writes,

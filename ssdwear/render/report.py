@@ -74,8 +74,22 @@ def years_new(p: Projection | None) -> str:
     return fmt_years(p.years_new_drive, p.years_new_drive_low, p.years_new_drive_high)
 
 
-def fmt_used(r: DriveReport) -> str:
-    return "-" if r.used_percent is None else percent_text(r.used_percent, r.used_at_least)
+def fmt_used(r: DriveReport, sep: str = "\n") -> str:
+    """The indicator, and beside it the fine figure where a finer counter gives one (Intel's never-reset E2h is
+    the indicator itself)."""
+    used = "-" if r.used_percent is None else percent_text(r.used_percent, r.used_at_least)
+    fine = fine_text(r)
+    if fine is None or r.fine is None or r.fine.percent is None:
+        return used
+    return f"{used}{sep}fine {fine}" if sep != "\n" else f"{used}{sep}fine {r.fine.percent:.3f} %"
+
+
+def fine_text(r: DriveReport) -> str | None:
+    """used_fine_percent with its range ('4.400 % (4.400-4.433)'), where it is finer than the indicator."""
+    f = r.fine
+    if f is None or f.percent is None or f.low is None or f.high is None or f.calibration == "e2h":
+        return None
+    return f"{f.percent:.3f} % ({f.low:.3f}-{f.high:.3f})"
 
 
 def fmt_window(w: Window | None) -> str:
@@ -129,6 +143,8 @@ def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
             out.append(("calendar", "dim", f"wears out {wears_out_text(p, duty=False)} at {p.duty_basis}"))
     if r.window is not None and r.window.reason:
         out.append(("window", "", r.window.reason))
+    if (fine := fine_text(r)) is not None and r.fine is not None:
+        out.append(("fine wear", "dim", f"{fine} ({r.fine.source}): {r.fine.detail}"))
     out += [("note", "dim", note) for note in r.notes if r.window is None or note != r.window.reason]
     out += [("warning", "yellow", warning) for warning in r.warnings]
     return out
@@ -158,7 +174,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
         p = r.projection
         head = wrap_text(f"{r.where}  {_identity(r)}  ({_kind(r)})", columns, later="  ")
         out += [line_text(line, "bold") for line in head]
-        figures = [("used", fmt_used(r)), ("written", fmt_written(r))]
+        figures = [("used", fmt_used(r, ", ")), ("written", fmt_written(r))]
         if r.window is not None:
             figures.append(("window", fmt_window(r.window)))
         if p is not None:

@@ -68,12 +68,13 @@ def test_json_document_shape_is_the_documented_interface() -> None:
     result = ssdwear_cli(["--replay", str(INTEL), "report", "--format", "json"])
     doc = json.loads(result.stdout)
     assert set(doc) == {"schema", "ssdwear", "generated_at", "origin", "drives", "raid_volumes"}
-    assert doc["schema"] == 2 and doc["origin"] == f"replay:{INTEL}"
+    assert doc["schema"] == 3 and doc["origin"] == f"replay:{INTEL}"  # 3: the finer wear counters (issue 19)
     drive = doc["drives"][0]
     for key in ("device", "model", "serial", "interface", "used_percent", "used_source", "window", "projection",
-                "warnings"):
+                "warnings", "used_fine_percent", "used_fine", "counters"):
         assert key in drive
-    assert set(drive["window"]) >= {"minutes", "wear_percent", "host_reads_percent", "valid", "reason"}
+    assert set(drive["window"]) >= {"minutes", "wear_percent", "host_reads_percent", "valid", "reason",
+                                    "wear_percent_low", "wear_percent_high", "counter_delta", "started_at"}
     assert set(drive["projection"]) == {
         "method", "basis", "percent_per_year", "percent_per_year_low", "percent_per_year_high", "years_remaining",
         "years_remaining_low", "years_remaining_high", "years_new_drive", "years_new_drive_low",
@@ -361,9 +362,10 @@ def test_smartctl_older_than_7_is_read_as_text(tmp_path: Path) -> None:
     assert [c[0] for c in runner.calls] == ["--json=c", "-x"]
 
 
-def test_the_version_has_one_source_and_says_schema_2() -> None:
+def test_the_version_has_one_source_and_says_its_schema() -> None:
     """Issue 17.18: pyproject said 0.1.0 while the JSON is schema 2; now pyproject reads ssdwear.__version__, the
-    CHANGELOG's latest release is that version, and the envelope carries it."""
+    CHANGELOG's latest release is that version with the schema it writes (3 since the finer wear counters, issue
+    19), and the envelope carries it."""
     import re
 
     from support.paths import ROOT
@@ -376,6 +378,6 @@ def test_the_version_has_one_source_and_says_schema_2() -> None:
     assert 'version = {attr = "ssdwear.model.version.__version__"}' in project
     assert tuple(int(x) for x in ssdwear.__version__.split(".")[:2]) >= (0, 2)  # 0.1.0 wrote schema 1
     heading = next(line for line in (ROOT / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
-    assert heading.startswith(f"## {ssdwear.__version__} ") and "schema 2" in heading
+    assert heading.startswith(f"## {ssdwear.__version__} ") and "schema 3" in heading
     doc = json.loads(ssdwear_cli(["--replay", str(INTEL), "report", "--format", "json"]).stdout)
-    assert doc["ssdwear"] == ssdwear.__version__ and doc["schema"] == 2
+    assert doc["ssdwear"] == ssdwear.__version__ and doc["schema"] == 3

@@ -225,7 +225,7 @@ def test_every_document_has_the_envelope(args: list[str], key: str, fmt: str) ->
     argv = [a.format(intel=FIXTURES / "intel", corpus=corpus) for a in args] + ["--format", fmt]
     result = ssdwear_cli(argv)
     doc = json.loads(result.stdout) if fmt == "json" else yaml.safe_load(result.stdout)
-    assert set(doc) >= ENVELOPE and key in doc and doc["schema"] == 2
+    assert set(doc) >= ENVELOPE and key in doc and doc["schema"] == 3
 
 
 def test_start_and_history_documents_have_the_envelope(tmp_path: Path) -> None:

@@ -283,7 +283,7 @@ def test_the_json_document() -> None:
     _, d = doc([*SEED, "--candidate", "710"])
     assert list(d) == ["schema", "ssdwear", "generated_at", "origin", "target_years", "spare_percent", "spare_model",
                        "workload", "candidates", "met", "notes"]
-    assert d["schema"] == 2 and d["origin"] == f"replay:{INTEL}" and d["target_years"] == 5 and d["met"] is True
+    assert d["schema"] == 3 and d["origin"] == f"replay:{INTEL}" and d["target_years"] == 5 and d["met"] is True
     assert list(d["workload"]) == WORKLOAD_KEYS
     for c in d["candidates"]:
         assert list(c) == CANDIDATE_KEYS

@@ -10,8 +10,8 @@ from support.builders import ata, attr, nvme
 from support.corpus import snapshot
 
 from ssdwear.drives import fine
-from ssdwear.drives.fine import CounterReading, attribute_reading, by_source, finer_counters
-from ssdwear.model.records import NVME_DATA_UNIT_BYTES, NvmeHealth
+from ssdwear.drives.fine import attribute_reading, by_source, finer_counters
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, CounterReading, NvmeHealth
 
 MIB = 1 << 20
 

@@ -9,7 +9,6 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
 
 from support.builders import nvme
 from support.paths import FIXTURES
@@ -56,7 +55,7 @@ def eg_page(media_units: int = 861, estimate: int = 7000) -> bytes:
     return bytes(page)
 
 
-def drive(version: Optional[str] = "1.4", model: str = "Example NVMe") -> Snapshot:
+def drive(version: str | None = "1.4", model: str = "Example NVMe") -> Snapshot:
     return replace(nvme(12), nvme_version=version, model=model)
 
 

@@ -1,0 +1,163 @@
+"""The timed window on any SSD, without touching the drive: `start` stores a baseline of the drive's finer counter
+and sends nothing; every later reading measures the window from it. Pure; the clock is passed in (Context.now).
+
+wear in the window = delta counter x the drive's wear per unit (its own rating, else the whole-percent steps of
+the baseline and of this reading, intersected) x the calibrated drift of a window's wear per unit (wear/fine.py),
+over the window's time: the wall clock since the baseline, checked against the power-on hours. Those count whole
+hours, so a window whose power-on hours fall more than POWER_SLACK_HOURS short of the wall clock had a power-off in
+it: it is said, and the window's time is its power-on hours; a window whose drive was off for nearly all of it is
+not valid. `--represents` applies as to Intel's windows. The one rule of the counter window, for `report`,
+`status`, `measure`, `check` and `retire-check` alike (report.assess calls it; status reads the report's window).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import NamedTuple
+
+from ssdwear.drives.vendors import indicator_step
+from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window
+from ssdwear.model.units import human_minutes
+from ssdwear.wear import fine
+from ssdwear.wear import rates as wear
+
+from .context import Context
+from .timed_window import REPRESENTS_SLACK, VALID_AFTER_MINUTES
+
+POWER_SLACK_HOURS = 1.5  # power-on hours are whole hours, read at another moment than the wall clock
+
+
+class _Span(NamedTuple):
+    minutes: float  # the window's time
+    words: str
+    warning: str | None
+
+
+def with_counter_window(report: DriveReport, ctx: Context) -> DriveReport:
+    """The report with the counter window since `start`'s baseline, where ssdwear stored one and no timed window
+    was measured since a reset; its projection replaces the lifetime average once the window is valid."""
+    base = ctx.window_start
+    if base is None or ctx.now is None or report.error or report.measured_window or base.counter_source is None:
+        return report
+    window, projection, warnings = counter_window(report, base, ctx.now, ctx)
+    return replace(report, window=window, projection=projection or report.projection,
+                   warnings=(*report.warnings, *warnings))
+
+
+def _refused(base: Sample, why: str, minutes: float | None = None, pending: bool = False,
+             valid_in: float | None = None) -> Window:
+    return Window(kind="counter", valid=False, reason=why, minutes=minutes, counter=base.counter_source,
+                  pending=pending, valid_in_minutes=valid_in, started_at=base.at)
+
+
+def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Context
+                   ) -> tuple[Window, Projection | None, list[str]]:
+    """The window from `base` to this reading: valid, with its wear and range, or why not (yet)."""
+    wall = (now - base.at).total_seconds() / 60
+    since = f"since ssdwear stored its baseline at {base.at:%Y-%m-%d %H:%M %Z}".strip()
+    counter = next((c for c in report.counters if c.source == base.counter_source), None)
+    if counter is None:
+        return _refused(base, f"not valid: this reading has no {base.counter_source}, the counter the baseline holds "
+                              f"({since})"), None, []
+    if wall < 0:
+        return _refused(base, f"not valid: the baseline is dated after now ({since}): the clock went back"), None, []
+    if wall < VALID_AFTER_MINUTES:
+        return _refused(base, f"not valid yet: {wall:,.0f} of {VALID_AFTER_MINUTES} minutes {since}; valid in "
+                              f"{VALID_AFTER_MINUTES - wall:,.0f} more minutes", wall, True,
+                        VALID_AFTER_MINUTES - wall), None, []
+    delta = counter.value - (base.counter or 0)
+    if delta < 0:
+        return _refused(base, f"not valid: {counter.source} went back from {base.counter:,} to {counter.value:,} "
+                              f"{since} (a counter reset, or another drive)"), None, []
+    span = _span(report, base, wall)
+    if span.minutes <= 0:
+        return _refused(base, f"not valid: {span.words}", wall), None, []
+    per_unit = _per_unit(report, counter, base)
+    if per_unit is None:
+        return _refused(base, "not valid: the counter's wear per unit cannot be calibrated (no wear indicator beside "
+                              "it, or it does not count the indicator's wear)", span.minutes), None, []
+    return _measured(report, base, counter, delta, span, per_unit, ctx)
+
+
+def _span(report: DriveReport, base: Sample, wall: float) -> _Span:
+    """The window's time, and what the power-on hours say about it."""
+    if report.power_on_hours is None or base.power_on_hours is None:
+        return _Span(wall, f"{human_minutes(wall)} of wall-clock time (no power-on hours to check it against)", None)
+    on = report.power_on_hours - base.power_on_hours
+    hours = wall / 60
+    if on < hours - POWER_SLACK_HOURS:
+        if on < 1:
+            return _Span(0.0, f"the drive was powered off for nearly all of the window: {human_minutes(wall)} of "
+                              f"wall-clock time, {on:,.0f} power-on hours", None)
+        return _Span(on * 60, f"{on:,.0f} power-on hours (a power-off in the window: {human_minutes(wall)} of "
+                              "wall-clock time)",
+                     f"power-off in the counter window: {on:,.0f} power-on hours in {human_minutes(wall)} of "
+                     "wall-clock time; the window's time is its power-on hours (whole hours: one either way)")
+    if on > hours + POWER_SLACK_HOURS:
+        said = (f"the wall clock shows {human_minutes(wall)} since the window's baseline but the drive counted "
+                f"{on:,.0f} power-on hours; the window's time is its power-on hours")
+        return _Span(on * 60, f"{on:,.0f} power-on hours (the wall clock shows only {human_minutes(wall)}: it was "
+                              "set back)", said)
+    return _Span(wall, f"{human_minutes(wall)} of wall-clock time ({on:,.0f} power-on hours: no power-off)", None)
+
+
+def _per_unit(report: DriveReport, counter: CounterReading, base: Sample) -> fine.PerUnit | None:
+    """The drive's rating of the counter (where the fine indicator rests on it), else the whole-percent steps of
+    the baseline and of this reading, intersected."""
+    if report.fine is not None and report.fine.source == counter.source and report.fine.calibration == "rated" \
+            and counter.rated:
+        return fine.rated(counter.rated, counter.rated_detail)
+    if report.used_percent is None or report.used_at_least or report.used_source is None:
+        return None
+    step = report.used_step or 1.0
+    points = [fine.Point(counter.value, report.used_percent, step)]
+    if base.used_source == report.used_source and base.used_percent is not None and base.counter:
+        points.append(fine.Point(base.counter, base.used_percent, indicator_step(base.used_source)))
+    return fine.lifetime(points)
+
+
+def _represents(ctx: Context, minutes: float) -> tuple[float, float | None, str | None]:
+    """The time the window stands for (--represents, where the window is no longer), and why it was not applied."""
+    given = ctx.represents_minutes
+    if not given:
+        return minutes, None, None
+    if minutes > given * (1 + REPRESENTS_SLACK):
+        return minutes, None, (f"--represents {human_minutes(given)} not applied: the counter window "
+                               f"({human_minutes(minutes)}) is longer than the time it would stand for; projected as "
+                               "itself")
+    return given, given, None
+
+
+def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta: int, span: _Span,
+              per_unit: fine.PerUnit, ctx: Context) -> tuple[Window, Projection, list[str]]:
+    level = ctx.interval_level
+    worn = fine.window_wear(delta, per_unit, counter.kind, level)
+    stands, represents, not_applied = _represents(ctx, span.minutes)
+    scale = MINUTES_PER_YEAR / stands
+    rate = wear.Rate(worn.central * scale, worn.low * scale, worn.high * scale)
+    unit = f"{counter.unit}s" if counter.unit_bytes is None else "bytes"
+    moved = f"{counter.source} +{delta:,} {unit} x {per_unit.mid:.4g} % per unit ({per_unit.basis})"
+    drift = "host writes, which do not see write amplification" if counter.kind == "host" else "media writes"
+    standing = f", standing for {human_minutes(represents)} of real time" if represents else ""
+    basis = (f"{moved} in {span.words}{standing}: {worn.central:.4g} % ({worn.low:.4g}-{worn.high:.4g} %) worn; "
+             f"range: the counter's steps, the wear per unit's range and the calibrated drift of {drift}")
+    rates = {"window": rate.per_year}
+    trend = None
+    lifetime = report.projection
+    if lifetime is not None and lifetime.percent_per_year is not None and report.used_percent is not None:
+        rates["lifetime"] = lifetime.percent_per_year
+        trend = wear.trend(rate, wear.Rate(lifetime.percent_per_year, lifetime.percent_per_year_low or 0.0,
+                                           lifetime.percent_per_year_high or 0.0), report.used_percent)
+    projection = wear.rate_projection(rate, report.used_percent, f"window:{counter.source}", basis, level, rates,
+                                      trend, f"window|{counter.kind}")
+    window = Window(kind="counter", valid=True, reason=f"counter window {since_words(base)}: {span.words}",
+                    minutes=span.minutes, wear_percent=worn.central, represents_minutes=represents,
+                    counter=counter.source, wear_percent_low=worn.low, wear_percent_high=worn.high,
+                    counter_delta=delta, started_at=base.at)
+    warnings = [w for w in (span.warning, not_applied, trend.text if trend else None) if w]
+    return window, projection, warnings
+
+
+def since_words(base: Sample) -> str:
+    return f"since {base.at:%Y-%m-%d %H:%M %Z}".strip()
