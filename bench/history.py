@@ -223,7 +223,8 @@ def _bulk_insert(store: Any, key: str, rows: Any) -> None:
     (drive_id,) = store.db.execute("SELECT id FROM drives WHERE key = ?", (key,)).fetchone()
     store.db.execute("BEGIN IMMEDIATE")
     try:
-        store.db.executemany("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        store.db.executemany("INSERT INTO samples (drive_id, t, poh, used, used_src, host_w, host_r, nand_w, e2, e3, "
+                             "e4, spare, media_err) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                              ((drive_id, *row) for row in rows))
         store.db.execute("COMMIT")
     except BaseException:

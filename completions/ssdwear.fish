@@ -23,7 +23,7 @@ complete -c ssdwear -n '__fish_use_subcommand' -a report -d 'Wear used, the meas
 complete -c ssdwear -n '__fish_use_subcommand' -a retire-check -d 'Keep, watch or retire one drive, with the reasons'
 complete -c ssdwear -n '__fish_use_subcommand' -a sample -d 'Read every drive, store one sample each (for cron, timers)'
 complete -c ssdwear -n '__fish_use_subcommand' -a scan -d 'List the drives smartctl can open, with their -d types'
-complete -c ssdwear -n '__fish_use_subcommand' -a start -d 'Reset Intels timed-workload timer (E4h) and record it'
+complete -c ssdwear -n '__fish_use_subcommand' -a start -d 'Start a timed window: reset the timer or store a baseline'
 complete -c ssdwear -n '__fish_use_subcommand' -a status -d 'Each drives timed-workload window so far: valid yet?'
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l each -d 'One report per file, even for several readings of one drive'
 complete -c ssdwear -n '__fish_seen_subcommand_from analyze' -l same-drive -d 'The files are readings of one drive (serials masked): join them into'

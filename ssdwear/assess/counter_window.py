@@ -25,6 +25,9 @@ from ssdwear.wear import rates as wear
 from .context import Context
 from .timed_window import REPRESENTS_SLACK, VALID_AFTER_MINUTES
 
+# What a drive without Intel's timer and without a finer counter is told (start, status).
+NO_FINER_COUNTER = ("it has no counter finer than its wear indicator for a counter window either: `ssdwear sample` "
+                    "every hour builds the history that gives its rate")
 POWER_SLACK_HOURS = 1.5  # power-on hours are whole hours, read at another moment than the wall clock
 
 
@@ -136,8 +139,7 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
     stands, represents, not_applied = _represents(ctx, span.minutes)
     scale = MINUTES_PER_YEAR / stands
     rate = wear.Rate(worn.central * scale, worn.low * scale, worn.high * scale)
-    unit = f"{counter.unit}s" if counter.unit_bytes is None else "bytes"
-    moved = f"{counter.source} +{delta:,} {unit} x {per_unit.mid:.4g} % per unit ({per_unit.basis})"
+    moved = f"{counter.source} +{counter.amount(delta)} x {per_unit.mid:.4g} % per unit ({per_unit.basis})"
     drift = "host writes, which do not see write amplification" if counter.kind == "host" else "media writes"
     standing = f", standing for {human_minutes(represents)} of real time" if represents else ""
     basis = (f"{moved} in {span.words}{standing}: {worn.central:.4g} % ({worn.low:.4g}-{worn.high:.4g} %) worn; "

@@ -60,6 +60,9 @@ def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
         e4h=vendors.timed_raw(snap, 228),
         available_spare=report.health.available_spare_percent,
         media_errors=report.health.media_errors,
+        counter_source=report.counters[0].source if report.counters else None,
+        counter=report.counters[0].value if report.counters else None,
+        counter_rated=report.counters[0].rated if report.counters else None,
     )
 
 

@@ -1,4 +1,5 @@
-"""`ssdwear status`: the timed-workload window of each drive so far, as data (the CLI renders it)."""
+"""`ssdwear status`: the timed window of each drive so far (Intel's timer, or a counter since `start`), as data
+(the CLI renders it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from ssdwear.model.records import Snapshot, location
 from ssdwear.smartctl.calls import Outcome
 
 from .context import Context
-from .report import judged_window
+from .counter_window import NO_FINER_COUNTER
+from .report import assess
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,8 @@ class StatusRow:
     pending: bool = False  # not valid *yet* (it becomes valid as power-on minutes pass); else refused for good
     reason: str | None = None
     error: str | None = None  # the drive could not be read
+    kind: str | None = None  # the window: 'timed-workload' (Intel's timer), 'counter' (since `start`'s baseline)
+    counter: str | None = None  # a counter window's counter
 
     @property
     def where(self) -> str:
@@ -43,14 +47,22 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     since = (now - reset.at).total_seconds() / 60 if reset is not None and now is not None else None
     common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model,
                   serial=snap.serial, reset_at=reset.at if reset else None, since_reset_minutes=since)
-    window = judged_window(snap, ctx)
+    report = assess(snap, ctx)
+    window = report.window
+    if window is not None and window.kind == "counter":  # a counter window since `start`'s baseline
+        common.update(reset_at=window.started_at, since_reset_minutes=window.minutes)
+        return StatusRow(**common, valid=window.valid, pending=window.pending, reason=window.reason,  # type: ignore[arg-type]
+                         kind="counter", counter=window.counter)
     if window is None:
-        return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)")  # type: ignore[arg-type]
+        finer = "" if report.counters else f"; {NO_FINER_COUNTER}"
+        more = ("; `ssdwear start` stores a counter baseline for a window on its "
+                f"{report.counters[0].source}") if report.counters else finer
+        return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)" + more)  # type: ignore[arg-type]
     e4 = vendors.timed_value(snap, 228)
     unrecorded = "" if reset is not None or "no record" in (window.reason or "") else "no reset by ssdwear recorded"
     reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
     return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]
-                     valid=window.valid, pending=window.pending, reason=reason)
+                     valid=window.valid, pending=window.pending, reason=reason, kind=window.kind)
 
 
 def status_rows(outcomes: Sequence[Outcome], context: Callable[[Snapshot], Context]) -> list[StatusRow]:

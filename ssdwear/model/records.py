@@ -203,6 +203,10 @@ class CounterReading:
     rated: int | None = None  # the drive's own count for 100 % of its rated wear (same unit), if it reports one
     rated_detail: str = ""
 
+    def amount(self, count: int) -> str:
+        """A count of this counter for people: '1,234 bytes', '56 x erase cycle', '861 x 10^9 bytes'."""
+        return f"{count:,} bytes" if self.unit == "byte" else f"{count:,} x {self.unit}"
+
 
 @dataclass(frozen=True)
 class FineWear:

@@ -39,7 +39,8 @@ def to_yaml(doc: Doc, ascii_only: bool = False) -> str:
 
 # The fields of a stored sample, in the `history` document and its CSV.
 SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
-                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
+                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors", "counter_source",
+                 "counter", "counter_rated")
 
 
 def sample_row(s: Sample) -> Doc:
@@ -112,7 +113,8 @@ def status_doc(rows: Sequence[StatusRow]) -> Doc:
         "timed_workload": row.timed, "counting": row.counting, "e4h_minutes": row.e4h_minutes,
         "reset_at": row.reset_at.isoformat(timespec="seconds") if row.reset_at else None,
         "since_reset_minutes": rounded(row.since_reset_minutes, 1),
-        "valid": row.valid, "reason": row.reason, "error": row.error} for row in rows]}
+        "valid": row.valid, "reason": row.reason, "error": row.error, "window_kind": row.kind,
+        "counter": row.counter} for row in rows]}
 
 
 def start_doc(results: Sequence[StartResult]) -> Doc:

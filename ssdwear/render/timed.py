@@ -29,7 +29,7 @@ def start_view(results: Sequence[StartResult], columns: int) -> RenderableType:
     parts: list[RenderableType] = []
     for r in results:
         who = drive_label(r.model, r.serial)
-        style = {"reset": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
+        style = {"reset": "green", "baseline": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
         parts += labelled("", r.message, columns)
     return Group(*parts)
@@ -52,9 +52,13 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
         valid = "-" if row.valid is None else "valid" if row.valid else \
             ("not valid" if unknown else "not valid yet") if row.pending else "not valid"
         parts.append(Text(f"{row.where}  {who}"))
-        parts += labelled("E4h window", f"{window}, {valid}", columns)
-        parts += labelled("our reset", since if row.reset_at is None else
-                          f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
+        if row.kind == "counter":
+            parts += labelled("counter window", f"{row.counter}, {since}, {valid}", columns)
+            parts += labelled("our baseline", f"{row.reset_at:%Y-%m-%d %H:%M %Z}", columns)
+        else:
+            parts += labelled("E4h window", f"{window}, {valid}", columns)
+            parts += labelled("our reset", since if row.reset_at is None else
+                              f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
         if row.reason:
             parts += labelled("note", row.reason, columns, "dim")
     return Group(*parts)

@@ -2,7 +2,8 @@
 the CLI draws it (a progress bar, or a line every few minutes off a terminal) and reports at the end.
 
 The wait is timed by a monotonic clock (a wall clock stepped by NTP or by hand neither stretches nor cuts it);
-the window itself is measured by the drive, in power-on minutes (E4h).
+the window itself is measured by the drive, in power-on minutes (E4h); a counter window (a drive without Intel's
+timer) by the wall clock since its baseline, checked against the power-on hours.
 """
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ def drive_state(outcome: Outcome, context: Callable[[Snapshot], Context]) -> Dri
     window = judged_window(outcome, context(outcome))
     minutes = window_minutes(outcome)
     shown = "E4h 65535 (counting)" if minutes is None else f"E4h {minutes} min"
+    if window is not None and window.kind == "counter":  # a counter window since start's baseline: nothing sent
+        moved = f" +{window.counter_delta:,}" if window.counter_delta is not None else ""
+        shown = f"{window.counter}{moved}, {human_minutes(window.minutes or 0)}"
     if window is None:
         return DriveState(f"{shown}, no timed-workload window", False, False)
     if window.valid or window.pending:

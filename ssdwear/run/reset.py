@@ -1,4 +1,5 @@
-"""`start` (and `measure`'s start): the guarded reset of Intel's timed-workload timer, drive by drive, as its steps.
+"""`start` (and `measure`'s start): the guarded reset of Intel's timed-workload timer, drive by drive, as its steps;
+a drive it is not documented for that has a finer counter gets a counter window's baseline instead (nothing sent).
 
 1. the guard: a family whose reset is documented (else refused, or skipped with --all), reachable by the command
    it takes (nvme-cli reaches only a directly attached NVMe drive), identified (its reset must be recorded);
@@ -22,6 +23,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from ssdwear.assess import report as assess_mod
+from ssdwear.assess.counter_window import NO_FINER_COUNTER
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
@@ -35,7 +37,10 @@ if TYPE_CHECKING:
 
 # What start did to one drive: 'skipped' (start --all: not eligible), 'interrupted' (a signal stopped the run before
 # this drive's turn). The reset is recorded before it is sent, so none goes unrecorded.
-StartStatus = Literal["reset", "refused", "skipped", "rejected", "failed", "interrupted"]
+# 'baseline': a drive without Intel's timer but with a finer counter: a counter window's baseline was stored and
+# nothing was sent to it (issue 19).
+StartStatus = Literal["reset", "baseline", "refused", "skipped", "rejected", "failed", "interrupted"]
+STARTED: tuple[StartStatus, ...] = ("reset", "baseline")  # a window was started
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,13 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
 
 def _reset_one(session: Session, store: Store, device: str, dtype: str | None, snap: Snapshot, force: bool,
                every: bool) -> tuple[StartStatus, str]:
-    """The steps, in order; each raises NotReset to stop."""
+    """The steps, in order; each raises NotReset to stop. A drive the reset is not documented for, with a finer
+    counter, gets a counter window instead: its baseline stored, nothing sent."""
+    refusal = vendors.reset_refusal(snap)
+    if refusal is not None and not force:
+        started = counter_baseline(session, store, device, dtype, snap)
+        if started is not None:
+            return started[0], f"{started[1]} (no timer reset: {refusal})"
     refusal, nvme = guard(session, snap, dtype, force, every)
     drive = DriveId.of(snap)
     baseline = store_baseline(session, store, drive, snap, location(device, dtype))
@@ -105,7 +116,7 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
 
     refusal = vendors.reset_refusal(snap)
     if refusal is not None and not force:
-        raise refused(refusal, "; --force sends it anyway, at your own risk")
+        raise refused(f"{refusal}; {NO_FINER_COUNTER}", "; --force sends it anyway, at your own risk")
     nvme = None
     if snap.interface == "nvme":
         if dtype not in (None, "nvme"):
@@ -119,6 +130,28 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
         raise NotReset("failed", "not reset: the drive has no serial number or WWN, so its reset could not be "
                                  "recorded")
     return refusal, nvme
+
+
+def counter_baseline(session: Session, store: Store, device: str, dtype: str | None, snap: Snapshot
+                     ) -> tuple[StartStatus, str] | None:
+    """A counter window's start: the drive's sample stored and marked as the window's baseline; NOTHING is sent
+    to the drive. None where it has no finer counter (assess/counter_window.py measures the window later)."""
+    at = session.clock()
+    report = assess_mod.assess(snap, session.context(snap, at))
+    drive = DriveId.of(snap)
+    if not report.counters:
+        return None
+    if drive.key is None:
+        return "failed", "no baseline stored: the drive has no serial number or WWN; nothing was sent to it"
+    counter = report.counters[0]
+    try:
+        store.add_sample(drive, sample_of(snap, report, at), location(device, dtype))
+        store.record_window(drive, at, location(device, dtype))
+    except StoreError as exc:
+        return "failed", f"no baseline stored ({exc}); nothing was sent to the drive"
+    return "baseline", (f"counter window started at {at:%Y-%m-%d %H:%M:%S %Z}: baseline {counter.source} = "
+                        f"{counter.amount(counter.value)}, nothing was sent to the drive; run the workload, then "
+                        "`ssdwear status` or `report` (valid after 60 minutes)")
 
 
 def store_baseline(session: Session, store: Store, drive: DriveId, snap: Snapshot, where: str) -> DriveReport:

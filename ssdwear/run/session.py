@@ -277,20 +277,21 @@ class Session:
     def context(self, snap: Snapshot, now: datetime) -> Context:
         store = self.store()
         key = DriveId.of(snap).key
-        reset = look = previous = None
+        reset = look = previous = window = None
         if store is not None:
             try:
                 if key is not None:
                     self._clock_rule(store, key, now)
                     reset = store.last_reset(key, until=now)
                     look = store.last_look(key, until=now)
+                    window = store.window_start(key, until=now)
                 if snap.device:
                     previous = store.serial_at(location(snap.device, snap.device_type))
             except StoreError as exc:
                 self.warn(f"history not used: {exc}")
         return Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
-                                  reset=reset, last_look=look, previous_serial=previous,
-                                  interval_level=self.config.interval_level)
+                       reset=reset, last_look=look, previous_serial=previous,
+                       interval_level=self.config.interval_level, window_start=window)
 
     def assess(self, run: Run) -> Assessed:
         """A report for every outcome (failed drives included; RAID volumes are listed apart, not reported).

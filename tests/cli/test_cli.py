@@ -106,24 +106,26 @@ def test_start_sends_the_vendor_command_to_intel_drives_only() -> None:
     runner = ReplayRunner(INTEL)
     result = ssdwear_cli(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
     statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
-    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "skipped"}
+    # the Samsung has a finer counter (177's average erase count): a counter window's baseline, nothing sent
+    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "baseline"}
     resets = [c for c in runner.calls if "vendor,0x40" in c]
     assert sorted(c[-1] for c in resets) == ["/dev/sda", "/dev/sdb", "/dev/sdc"]
     assert all(c[:2] == ("-t", "vendor,0x40") for c in resets)
-    # --all means every eligible drive: the Samsung is listed as skipped, with the reason, and every eligible
-    # drive was reset: exit 0 (issue 17.15)
     assert result.exit_code == 0
-    assert "/dev/sdd: not eligible: Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stderr
 
 
-def test_start_refuses_a_non_intel_drive_and_says_why() -> None:
+def test_start_on_a_non_intel_drive_stores_a_baseline_and_sends_it_nothing(tmp_path: Path) -> None:
+    """Issue 19.3: `start` on a Samsung (177 counts its average erase cycles) stores a counter window's baseline;
+    the argv log holds only the reads of the drive (identity and -x), never a command."""
     runner = ReplayRunner(INTEL)
-    result = ssdwear_cli(["start", "/dev/sdd", "-d", "sat"], App(runner=runner, clock=lambda: T0))
-    assert result.exit_code == 4
-    assert not any("vendor,0x40" in c for c in runner.calls)
-    # the table says why, once (stdout); nothing repeats it on stderr
-    assert "vendor subcommands are undefined on other drives" in result.stdout
-    assert "--force" in result.stdout and result.stderr == ""
+    result = ssdwear_cli(["--db", str(tmp_path / "h.db"), "start", "/dev/sdd", "-d", "sat"],
+                         App(runner=runner, clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    to_drive = [c for c in runner.calls if c[-1] == "/dev/sdd"]
+    assert to_drive and all(c[:2] in (("--json=c", "-x"), ("--json=c", "-i")) for c in to_drive), to_drive
+    assert "BASELINE" in result.stdout and "nothing was sent to the drive" in result.stdout
+    assert "average_erase_count" in result.stdout and "vendor subcommands are undefined on other drives" in \
+        result.stdout
 
 
 def test_measure_waits_for_a_valid_window_then_reports() -> None:

@@ -220,17 +220,20 @@ def test_start_resets_a_documented_intel_nvme_with_nvme_cli_after_rereading_its_
     assert not any("vendor,0x40" in c for c in runner.calls)
 
 
-def test_start_refuses_undocumented_or_counterless_nvme_and_force_reports_the_drives_rejection(tmp_path: Path) -> None:
+def test_start_resets_no_undocumented_nvme_and_force_reports_the_drives_rejection(tmp_path: Path) -> None:
     # the Intel drive whose log 0xCA could not be read, and a Samsung NVMe drive: refused, nothing sent
     nvme = ReplayRunner(MACHINE, program="nvme")
     result = ssdwear_cli(["start", "/dev/nvme3", "-d", "nvme"], App(runner=ReplayRunner(MACHINE), nvme_runner=nvme,
                                                            db=str(tmp_path / "a.db"), clock=lambda: T0))
-    assert result.exit_code == 4 and "did not show the timed-workload counters" in " ".join(result.stdout.split())
+    # both count their writes (issue 19): a counter window's baseline each, and no command sent
+    said = " ".join(result.stdout.split())
+    assert result.exit_code == 0 and "BASELINE" in said and "did not show the timed-workload counters" in said
     fleet = ReplayRunner(FIXTURES / "fleet", program="nvme")
     result = ssdwear_cli(["start", "/dev/nvme0", "-d", "nvme"], App(runner=ReplayRunner(FIXTURES / "fleet"),
                                                            nvme_runner=fleet, db=str(tmp_path / "b.db"),
                                                            clock=lambda: T0))
-    assert result.exit_code == 4 and "not an Intel/Solidigm data-centre NVMe SSD" in " ".join(result.stdout.split())
+    said = " ".join(result.stdout.split())
+    assert result.exit_code == 0 and "BASELINE" in said and "not an Intel/Solidigm data-centre NVMe SSD" in said
     assert nvme.calls == [] and fleet.calls == []
     # forced on QEMU's drive: the recorded rejection of Set Features 0xD5 by QEMU, through nvme-cli 2.3
     folder = tmp_path / "qemu"

@@ -53,40 +53,48 @@ def test_start_all_on_a_mixed_server_skips_the_ineligible_drives_and_exits_0(tmp
     runner = ReplayRunner(mixed_server(tmp_path))
     result = ssdwear_cli(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
     statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
-    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "skipped",
-                        "/dev/sde": "skipped", "/dev/nvme0": "skipped"}
+    # the Samsungs (SATA 177, NVMe Data Units Written) have finer counters: counter windows, nothing sent (issue 19)
+    assert statuses == {"/dev/sda": "reset", "/dev/sdb": "reset", "/dev/sdc": "reset", "/dev/sdd": "baseline",
+                        "/dev/sde": "skipped", "/dev/nvme0": "baseline"}
     assert result.exit_code == 0, result.stderr
     skipped = [line for line in result.stderr.splitlines() if "not eligible" in line]
-    assert [line.split(":")[1] for line in skipped] == [" /dev/sdd", " /dev/sde", " /dev/nvme0"]
+    assert [line.split(":")[1] for line in skipped] == [" /dev/sde"]
     assert sorted(c[-1] for c in runner.calls if c[:1] == ("-t",)) == ["/dev/sda", "/dev/sdb", "/dev/sdc"]
 
 
-def test_start_all_on_a_machine_of_qemu_drives_has_nothing_eligible() -> None:
+def test_start_all_on_a_machine_of_qemu_drives_resets_nothing() -> None:
     runner = ReplayRunner(FIXTURES / "qemu")  # its emulated Intel SSD carries no attributes 226-228
     result = ssdwear_cli(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
-    assert {r["status"] for r in json.loads(result.stdout)["results"]} == {"skipped"}
-    assert result.exit_code == 4 and not any(c[:1] == ("-t",) for c in runner.calls)
+    statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
+    # the emulated NVMe drives count Data Units Written: counter windows (nothing sent); the rest is skipped
+    assert statuses == {"/dev/sda": "skipped", "/dev/sdb": "skipped", "/dev/sdc": "skipped", "/dev/nvme0": "baseline",
+                        "/dev/nvme1": "baseline"}
+    assert result.exit_code == 0 and not any(c[:1] == ("-t",) for c in runner.calls)
 
 
-def test_start_all_lists_skipped_drives_in_the_table() -> None:
-    result = ssdwear_cli(["start", "--all"], App(runner=ReplayRunner(INTEL), clock=lambda: T0))
+def test_start_all_lists_skipped_drives_in_the_table(tmp_path: Path) -> None:
+    result = ssdwear_cli(["start", "--all"], App(runner=ReplayRunner(mixed_server(tmp_path)), clock=lambda: T0))
     assert result.exit_code == 0
-    assert "/dev/sdd  Samsung SSD 860 EVO 1TB [S3Z9NB0K000000X]  SKIPPED" in result.stdout
-    assert "not eligible: Samsung SSD 860 EVO 1TB is not an Intel/Solidigm SSD" in result.stdout
+    assert "/dev/sdd  Samsung SSD 860 EVO 1TB [S3Z9NB0K000000X]  BASELINE" in result.stdout
+    assert "SKIPPED" in result.stdout and "not eligible:" in result.stdout
 
 
-def test_start_all_with_no_eligible_drive_resets_nothing_and_says_so() -> None:
+def test_start_all_without_intel_drives_starts_counter_windows_and_sends_nothing() -> None:
     runner = ReplayRunner(FIXTURES / "fleet")  # a Samsung NVMe and a Samsung SATA drive
     result = ssdwear_cli(["start", "--all", "--format", "json"], App(runner=runner, clock=lambda: T0))
-    assert {r["status"] for r in json.loads(result.stdout)["results"]} == {"skipped"}
-    assert result.exit_code == 4 and not any(c[:1] == ("-t",) for c in runner.calls)
+    assert {r["status"] for r in json.loads(result.stdout)["results"]} == {"baseline"}
+    assert result.exit_code == 0 and all(c[:2] in (("--json=c", "-x"), ("--json=c", "-i"), ("--scan-open", "--json=c"))
+                                         for c in runner.calls), runner.calls
 
 
-def test_naming_an_ineligible_drive_stays_a_refusal() -> None:
-    result = ssdwear_cli(["start", "/dev/sda", "/dev/sdd", "-d", "sat", "--format", "json"],
-                 App(runner=ReplayRunner(INTEL), clock=lambda: T0))
+def test_naming_an_ineligible_drive_stays_a_refusal(tmp_path: Path) -> None:
+    # /dev/sde: a SCSI drive without Intel's timer or a finer counter
+    result = ssdwear_cli(["start", "/dev/sde", "-d", "scsi", "--format", "json"],
+                         App(runner=ReplayRunner(mixed_server(tmp_path)), clock=lambda: T0))
     statuses = {r["device"]: r["status"] for r in json.loads(result.stdout)["results"]}
-    assert statuses == {"/dev/sda": "reset", "/dev/sdd": "refused"} and result.exit_code == 4
+    assert statuses == {"/dev/sde": "refused"} and result.exit_code == 4
+    (sde,) = [r for r in json.loads(result.stdout)["results"] if r["device"] == "/dev/sde"]
+    assert "no counter finer than its wear indicator" in sde["message"] and "ssdwear sample" in sde["message"]
 
 
 # -- measure waits by a monotonic clock (16.5) -------------------------------------------------------------

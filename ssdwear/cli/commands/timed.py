@@ -60,11 +60,13 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
     """The exit code of a start; each drive that was not reset gets its line on stderr unless the table already
     said it. A drive skipped by --all (not eligible) does not change the code; a run stopped by a signal is
     partial (3)."""
+    from ssdwear.run.reset import STARTED
+
     for message in session.warnings:
         say(f"warning: {message}")
     if not printed:
         for r in results:
-            if r.status != "reset":
+            if r.status not in STARTED:
                 say(f"{r.where}: {r.message}")
     statuses = {r.status for r in results}
     if statuses <= {"skipped"}:
@@ -75,7 +77,7 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
     if session.interrupted is not None or "interrupted" in statuses:
         return EXIT_PARTIAL
     if "failed" in statuses:
-        return EXIT_PARTIAL if "reset" in statuses else EXIT_ERROR
+        return EXIT_PARTIAL if statuses & set(STARTED) else EXIT_ERROR
     return EXIT_OK
 
 
@@ -87,12 +89,14 @@ def start_exit(results: Sequence[StartResult], session: Session, printed: bool) 
 @click.option("--force", is_flag=True, help="Send the vendor command even to drives it is not documented for.")
 @format_option()
 def start(app: App, devices: tuple[str, ...], device_type: str | None, all_: bool, force: bool, fmt: str) -> None:
-    """Reset Intel's timed-workload timer (E4h) and record it.
+    """Start a timed window: reset the timer or store a baseline.
 
     The reset and a baseline sample are stored in the history.
 
     Sends `smartctl -t vendor,0x40` only to Intel/Solidigm SSDs of a family for which the reset is
-    documented and that report attributes 226-228; other drives are refused unless --force.
+    documented and that report attributes 226-228. Any other SSD with a counter finer than its
+    wear indicator (NAND writes, erase counts, NVMe endurance logs) gets a counter window: its
+    baseline is stored and NOTHING is sent to it. Other drives are refused unless --force.
 
     \b
     Examples:
@@ -149,11 +153,13 @@ def measure(app: App, devices: tuple[str, ...], device_type: str | None, all_: b
         raise UsageError(f"measure: --for ({duration:g} min) is longer than --represents ({represents:g} min): a "
                          "window cannot stand for less time than it lasted; measure for at most the time it stands "
                          "for")
+    from ssdwear.run.reset import STARTED
+
     with resetting(app, devices, device_type, all_, "measure", represents) as (session, targets):
         results = reset(session, targets, force, all_)
-        started = [t for t, r in zip(targets, results, strict=True) if r.status == "reset"]
+        started = [t for t, r in zip(targets, results, strict=True) if r.status in STARTED]
         for r in results:
-            if r.status != "reset":
+            if r.status not in STARTED:
                 say(f"{r.where}: {r.message}")
         if not started or session.interrupted is not None:
             sys.exit(start_exit(results, session, printed=True))
@@ -172,7 +178,7 @@ def measure(app: App, devices: tuple[str, ...], device_type: str | None, all_: b
         assessed = session.assess(last.run)
         emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
         code = finish(assessed.reports, session, fmt)
-        if code == EXIT_OK and any(r.status not in ("reset", "skipped") for r in results):
+        if code == EXIT_OK and any(r.status not in (*STARTED, "skipped") for r in results):
             code = start_exit(results, session, printed=True)
     sys.exit(code)
 

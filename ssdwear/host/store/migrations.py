@@ -66,3 +66,23 @@ def m001_initial(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+@migration
+def m002_fine_counters(db: sqlite3.Connection) -> None:
+    """The finer wear counters (issue 19): each sample keeps the drive's best finer counter, and `start` on a drive
+    without Intel's timer records a counter window's baseline (the sample at its time) instead of a reset."""
+    _run_script(
+        db,
+        """
+        ALTER TABLE samples ADD COLUMN fine_src INTEGER REFERENCES sources(id);  -- the counter ('nand_bytes_written')
+        ALTER TABLE samples ADD COLUMN fine INTEGER;          -- its count, in its own unit
+        ALTER TABLE samples ADD COLUMN fine_rated INTEGER;    -- the drive's own rating of it (100 % worn), if any
+        CREATE TABLE windows (                 -- `start`'s counter-window baselines: nothing was sent to the drive
+            drive_id INTEGER NOT NULL REFERENCES drives(id),
+            t INTEGER NOT NULL,                -- the baseline sample's time
+            device TEXT,
+            PRIMARY KEY (drive_id, t)
+        );
+        """
+    )

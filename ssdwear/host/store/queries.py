@@ -25,6 +25,10 @@ BUSY_TIMEOUT_MS = 30_000
 MAX_SAME_TIME_RETRIES = 1000
 
 
+_SAMPLE_COLUMNS = ("drive_id, t, poh, used, used_src, host_w, host_r, nand_w, e2, e3, e4, spare, media_err, "
+                   "fine_src, fine, fine_rated")
+
+
 class MissingStore(StoreError):
     "There is no history database yet (read-only commands then go on without history)."
 
@@ -254,14 +258,16 @@ class Store:
         """Insert one sample; with `once`, not when the drive has one at that millisecond (then False)."""
         t = _ms(s.at)
         values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
-                  s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors)
+                  s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors, s.counter, s.counter_rated)
         if any(isinstance(v, int) and not -(1 << 63) <= v < 1 << 63 for v in values):
             raise SampleRejected("a counter does not fit in a 64-bit integer")
         drive_id = self._drive_id(db, drive, t)
-        row = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source), *values[2:])
+        row = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source), *values[2:10],
+               self._source_id(db, s.counter_source), s.counter, s.counter_rated)
         for _ in range(MAX_SAME_TIME_RETRIES):
             try:
-                db.execute("INSERT INTO samples VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", (drive_id, t, *row))
+                db.execute(f"INSERT INTO samples ({_SAMPLE_COLUMNS}) VALUES ({', '.join('?' * 16)})",
+                           (drive_id, t, *row))
                 break
             except sqlite3.IntegrityError as exc:
                 if "samples.drive_id, samples.t" not in str(exc):
@@ -284,6 +290,14 @@ class Store:
             drive_id = self._drive_id(db, drive, _ms(at))
             db.execute("INSERT OR REPLACE INTO resets VALUES (?, ?, ?, ?, ?)",
                        (drive_id, _ms(at), device, power_on_hours, json.dumps(baseline, sort_keys=True)))
+        self._transaction(write)
+
+    def record_window(self, drive: DriveId, at: datetime, device: str | None) -> None:
+        """Mark the sample stored at `at` as a counter window's baseline (`start` on a drive without Intel's timer:
+        nothing is sent to it)."""
+        def write(db: sqlite3.Connection) -> None:
+            drive_id = self._drive_id(db, drive, _ms(at))
+            db.execute("INSERT OR REPLACE INTO windows VALUES (?, ?, ?)", (drive_id, _ms(at), device))
         self._transaction(write)
 
     def forget_reset(self, drive: DriveId, at: datetime) -> None:
@@ -313,6 +327,16 @@ class Store:
         t, device, poh = rows[0]
         return ResetRecord(at=_dt(t), device=device, power_on_hours=poh)
 
+    def window_start(self, key: str, until: datetime | None = None) -> Sample | None:
+        """The baseline sample of the drive's last counter window (`start`), or None."""
+        rows = self._read("SELECT w.t FROM windows w JOIN drives d ON d.id = w.drive_id WHERE d.key = ? "
+                          "AND w.t <= ? ORDER BY w.t DESC LIMIT 1", (key, _until(until)))
+        if not rows:
+            return None
+        at = _dt(rows[0][0])
+        found = self.samples(key, since=at, until=at)
+        return found[0] if found else None
+
     def last_look(self, key: str, until: datetime | None = None) -> LastLook | None:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
                           "WHERE d.key = ? AND s.t <= ? ORDER BY s.t DESC LIMIT 1", (key, _until(until)))
@@ -324,8 +348,9 @@ class Store:
         """How many of the drive's samples and resets are dated after `when` (the clock rule ignores them)."""
         t = _ms(when)
         rows = self._read("SELECT (SELECT count(*) FROM samples s WHERE s.drive_id = d.id AND s.t > ?) + "
-                          "(SELECT count(*) FROM resets r WHERE r.drive_id = d.id AND r.t > ?) FROM drives d "
-                          "WHERE d.key = ?", (t, t, key))
+                          "(SELECT count(*) FROM resets r WHERE r.drive_id = d.id AND r.t > ?) + "
+                          "(SELECT count(*) FROM windows w WHERE w.drive_id = d.id AND w.t > ?) FROM drives d "
+                          "WHERE d.key = ?", (t, t, t, key))
         return int(rows[0][0]) if rows else 0
 
     def serial_at(self, device: str) -> str | None:
@@ -336,8 +361,9 @@ class Store:
     def samples(self, key: str, since: datetime | None = None, until: datetime | None = None) -> list[Sample]:
         rows = self._read(
             "SELECT s.t, s.poh, s.used, src.name, s.host_w, s.host_r, s.nand_w, s.e2, s.e3, s.e4, s.spare, "
-            "s.media_err FROM samples s JOIN drives d ON d.id = s.drive_id LEFT JOIN sources src "
-            "ON src.id = s.used_src WHERE d.key = ? AND s.t >= ? AND s.t <= ? ORDER BY s.t",
+            "s.media_err, fsrc.name, s.fine, s.fine_rated FROM samples s JOIN drives d ON d.id = s.drive_id "
+            "LEFT JOIN sources src ON src.id = s.used_src LEFT JOIN sources fsrc ON fsrc.id = s.fine_src "
+            "WHERE d.key = ? AND s.t >= ? AND s.t <= ? ORDER BY s.t",
             (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
 

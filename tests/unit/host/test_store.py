@@ -10,8 +10,8 @@ import pytest
 from support.clock import T0
 from support.store import count_samples, reset_baseline
 
-from ssdwear.host.store.migrations import MIGRATIONS
-from ssdwear.host.store.queries import Store
+from ssdwear.host.store.migrations import MIGRATIONS, m001_initial
+from ssdwear.host.store.queries import APPLICATION_ID, Store
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import DriveId, Sample
 
@@ -97,3 +97,29 @@ def test_unwritable_location_is_a_clear_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(StoreError, match="cannot create"):
         Store.open(blocker / "sub" / "h.db")
+
+
+def test_the_fine_counters_migration_keeps_old_samples_and_stores_the_counter(tmp_path: Path) -> None:
+    """Issue 19: m002 appends the finer counter to samples and the counter windows' table; a database of the first
+    schema keeps its samples (no counter) and takes new ones with it, and a window's baseline comes back whole."""
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)  # the database as the first release left it: m001 only
+    m001_initial(db)
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("CREATE TABLE ssdwear_migrations (name TEXT PRIMARY KEY, applied INTEGER)")
+    db.execute("INSERT INTO ssdwear_migrations VALUES ('m001_initial', 0)")
+    db.execute("INSERT INTO drives (key, model, serial, first_seen, last_seen) VALUES ('M|S', 'M', 'S', 0, 0)")
+    db.execute("INSERT INTO samples (drive_id, t, poh, used) VALUES (1, ?, 100, 5)", (int(T0.timestamp() * 1000),))
+    db.close()
+    with Store.open(path) as store:  # upgraded
+        (old,) = store.samples("M|S")
+        assert old.used_percent == 5 and old.counter_source is None and old.counter is None
+        drive = DriveId("M", "S")
+        later = T0 + timedelta(hours=1)
+        store.add_sample(drive, Sample(at=later, power_on_hours=101, used_percent=5,
+                                       counter_source="average_erase_count", counter=132, counter_rated=3000))
+        store.record_window(drive, later, "/dev/sda")
+        base = store.window_start("M|S")
+        assert base is not None and (base.at, base.counter_source, base.counter, base.counter_rated) == (
+            later, "average_erase_count", 132, 3000)
+        assert store.window_start("M|S", until=T0) is None  # the clock rule: none dated after `until`
