@@ -106,7 +106,7 @@ def reading_of(sample: Sample) -> DriveReading:
     return DriveReading(sample.power_on_hours, sample.used_percent, sample.used_source,
                         fine_percent=vendors.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
                         host_bytes_written=sample.host_bytes_written, nand_bytes_written=sample.nand_bytes_written,
-                        at=sample.at)
+                        at=sample.at, counter_source=sample.counter_source, counter=sample.counter)
 
 
 def history_windowed(samples: Sequence[Sample], latest: DriveReport, level: float, now: datetime) -> Windowed:

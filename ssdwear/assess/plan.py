@@ -152,6 +152,8 @@ def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: S
     """A drive known only from its stored samples (`plan --from SERIAL`): its latest sample's report (the lifetime
     average), with the windowed projection over the samples that `report` gives (history.py) and its host writes
     a day. Samples dated after `now` are ignored (history.py's clock rule)."""
+    from ssdwear.drives.fine import stored_counter
+
     from .history import history_windowed, up_to
     from .report import lifetime_projection
     from .windowed import with_windowed
@@ -178,7 +180,8 @@ def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: S
     report = DriveReport(device=None, model=model, serial=serial, wwn=drive.wwn, interface=interface,
                          power_on_hours=latest.power_on_hours, used_percent=latest.used_percent, used_source=source,
                          used_at_least=saturated, used_step=step, projection=projection, writes=writes,
-                         source="history")
+                         source="history", counters=tuple(c for c in (stored_counter(
+                             latest.counter_source, latest.counter, latest.counter_rated),) if c is not None))
     return with_windowed(report, history_windowed(dated, report, level, now))
 
 

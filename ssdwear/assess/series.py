@@ -118,7 +118,9 @@ def reading_of(saved: SavedReading) -> DriveReading:
                         rep.used_source, rep.used_at_least,
                         vendors.lifetime_e2h_percent(vendors.timed_raw(snap, 226), vendors.timed_raw(snap, 228),
                                                      snap.power_on_hours),
-                        rep.writes.host_bytes_written, rep.writes.nand_bytes_written, name=Path(snap.source).name)
+                        rep.writes.host_bytes_written, rep.writes.nand_bytes_written, name=Path(snap.source).name,
+                        counter_source=rep.counters[0].source if rep.counters else None,
+                        counter=rep.counters[0].value if rep.counters else None)
 
 
 def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:

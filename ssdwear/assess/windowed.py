@@ -6,7 +6,9 @@ The rules, one home each:
 - the rate is the drive's wear indicator now (the newest report's), over the readings of that same indicator
   (known power-on hours, not saturated); without one, or with a saturated one, host bytes written against the
   rated endurance stand in for it; a finer counter of the same wear (Intel E2h never reset) replaces the indicator
-  where every reading has it (wear.finer_readings);
+  where every reading has it (wear.finer_readings); else a wear counter on every reading (media writes, erase
+  cycles: drives/fine.py) times its wear per unit is the indicator read finer (`used_fine_percent`), its recent
+  rate spread as its class was calibrated (wear/fine.fine_forecast);
 - readings too early, fewer than two distinct ones, or less than the calibrated span give no rate: the lifetime
   average of the newest reading stands;
 - the projection is the calibrated forecast (wear.forecast_projection), its years left from the wear the newest
@@ -20,12 +22,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import pairwise
 from typing import Literal
 
+from ssdwear.drives.fine import WEAR_KINDS
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Projection, Window
+from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
-from ssdwear.wear.forecast import Reading, calibration, clean, too_early
+from ssdwear.wear.forecast import Reading, calibration, clean, rate_forecast, too_early
 
 SeriesKind = Literal["readings", "history"]
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
@@ -45,6 +50,8 @@ class DriveReading:
     nand_bytes_written: float | None = None
     at: datetime | None = None  # the wall-clock time of the reading, where known
     name: str | None = None  # what the reading is called (a saved output's file name)
+    counter_source: str | None = None  # the drive's best finer counter (DriveReport.counters[0]) and its count
+    counter: float | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,29 @@ class _Counter:
     step: float
     finer: bool = False  # a finer counter of the indicator's wear
     rated: bool = False  # host bytes written against the rating
+    per_unit: fine.PerUnit | None = None  # a wear counter's wear per unit: the readings are used_fine_percent
+
+
+def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float) -> _Counter | None:
+    """The readings as used_fine_percent: the drive's wear counter (media writes, erase cycles) on every reading of
+    its indicator, never going back, times its wear per unit (the drive's rating, else every reading's step
+    intersected: wear/fine.py); None where it has none, or the indicator still reads 0 (no lower bound)."""
+    wear_counter = next((c for c in latest.counters if c.kind in WEAR_KINDS), None)
+    if wear_counter is None or len(same) < 2 or latest.used_source == E2H_LIFETIME_SOURCE:  # E2h: the gold standard
+        return None
+    ordered = sorted(same, key=lambda r: r.power_on_hours or 0.0)
+    counts = [r.counter for r in ordered if r.counter_source == wear_counter.source and r.counter is not None]
+    if len(counts) != len(ordered) or any(b < a for a, b in pairwise(counts)):
+        return None
+    rated = latest.fine is not None and latest.fine.calibration == "rated" and wear_counter.rated
+    per_unit = fine.rated(wear_counter.rated or 0, wear_counter.rated_detail) if rated else \
+        fine.lifetime([fine.Point(c, r.used_percent or 0.0, step) for c, r in zip(counts, ordered, strict=True)])
+    if per_unit is None or not per_unit.calibrated:
+        return None
+    readings = [Reading(r.power_on_hours or 0.0, c * per_unit.mid, r.host_bytes_written)
+                for c, r in zip(counts, ordered, strict=True)]
+    return _Counter(f"used_fine_percent ({wear_counter.source})", readings, per_unit.mid, finer=True,
+                    per_unit=per_unit)
 
 
 def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter | None:
@@ -77,10 +107,13 @@ def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter 
         step = latest.used_step or 1.0
         same = [r for r in readings if r.used_source == source and not r.used_at_least
                 and r.used_percent is not None and r.power_on_hours is not None]
-        fine = wear.finer_readings([wear.Point(r.power_on_hours or 0.0, r.used_percent or 0.0, step, r.fine_percent,
-                                               r.host_bytes_written) for r in same])
-        if fine is not None:
-            return _Counter(E2H_LIFETIME_SOURCE, fine, wear.FINE_STEP, finer=True)
+        e2h = wear.finer_readings([wear.Point(r.power_on_hours or 0.0, r.used_percent or 0.0, step, r.fine_percent,
+                                              r.host_bytes_written) for r in same])
+        if e2h is not None:
+            return _Counter(E2H_LIFETIME_SOURCE, e2h, wear.FINE_STEP, finer=True)
+        counted = _fine_counter(same, latest, step)
+        if counted is not None:
+            return counted
         return _Counter(source, [Reading(r.power_on_hours or 0.0, r.used_percent or 0.0, r.host_bytes_written)
                                  for r in same], step)
     if rated:
@@ -143,8 +176,12 @@ def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, k
     assert counter is not None
     moved = distinct[-1].used_percent - distinct[0].used_percent
     used = None if counter.rated else latest.used_percent
-    projection = wear.forecast_projection(distinct, counter.step, latest.interface, f"{kind}:{counter.name}",
-                                          words.basis(counter, moved, span, distinct, latest), level, used)
+    basis = words.basis(counter, moved, span, distinct, latest)
+    if counter.per_unit is not None:
+        projection = _fine_projection(distinct, counter.per_unit, f"{kind}:used_fine_percent", basis, level, latest)
+    else:
+        projection = wear.forecast_projection(distinct, counter.step, latest.interface, f"{kind}:{counter.name}",
+                                              basis, level, used)
     notes = []
     wa = _write_amplification(readings) if readings else None
     if wa is not None:
@@ -153,6 +190,22 @@ def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, k
                     wear_percent=moved, counter=counter.name)
     trend = (projection.trend.text,) if projection is not None and projection.trend is not None else ()
     return Windowed(window, projection, tuple(notes), trend, len(distinct), per_day)
+
+
+def _fine_projection(distinct: Sequence[Reading], per_unit: fine.PerUnit, method: str, basis: str, level: float,
+                     latest: DriveReport) -> Projection | None:
+    """The recent rate of used_fine_percent with its class's calibrated spread (wear/fine.fine_forecast, what
+    bench/backtest.py measures), the years from the wear the newest report shows."""
+    fc = fine.fine_forecast(distinct, per_unit, level)
+    if fc is None:
+        return None
+    rate = wear.Rate.from_forecast(fc)
+    rates = wear.forecast_rates(fc)
+    lifetime = rate_forecast([distinct[-1]], per_unit.mid, latest.interface, level)
+    trend = wear.trend(rate, wear.Rate.from_forecast(lifetime), latest.used_percent) if lifetime else None
+    return wear.rate_projection(rate, latest.used_percent, method, f"{basis}: recent {rate.per_year:#.3g} %/year "
+                                f"(wear per unit {per_unit.basis}: {per_unit.low:.4g}-{per_unit.high:.4g} %)",
+                                level, rates, trend, fc.wear_class)
 
 
 class _Words:

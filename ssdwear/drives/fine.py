@@ -340,3 +340,18 @@ def attribute_reading(model: str | None, values: Mapping[int, tuple[int | None, 
 
 def by_source(readings: Sequence[CounterReading], source: str) -> CounterReading | None:
     return next((r for r in readings if r.source == source), None)
+
+
+# What each counter counts (the samples keep only its source and count).
+SOURCE_KINDS: dict[str, CounterKind] = {
+    "nand_bytes_written": "media", "nand_pages_written": "media", "average_erase_count": "erase",
+    "nvme_media_units_written": "media", "ocp_physical_media_units_written": "media", "host_bytes_written": "host",
+}
+
+
+def stored_counter(source: str | None, value: int | None, rated: int | None) -> CounterReading | None:
+    """A stored sample's counter as a reading of it (`plan --from SERIAL`: a drive known from its samples alone)."""
+    kind = SOURCE_KINDS.get(source or "")
+    if source is None or value is None or kind is None:
+        return None
+    return CounterReading(source, kind, value, "unit", None, f"{source} = {value:,} (stored sample)", rated)

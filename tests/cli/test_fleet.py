@@ -45,7 +45,15 @@ def test_two_samples_give_history_projections_for_nvme_and_ata(fleet, tmp_path: 
     report = ssdwear_cli(["report", "--format", "json"], app)
     drives = {d["device"]: d for d in json.loads(report.stdout)["drives"]}
     nvme, ata = drives["/dev/nvme0"], drives["/dev/sda"]
-    for d, source in ((nvme, "nvme_percentage_used"), (ata, "ata_devstat_percentage_used")):
+    # The 860 EVO's 177 counts its average erase cycles (60, 61, 62): its rate rests on them, times the wear per
+    # cycle its three readings' whole percents allow (issue 19.4)
+    p = ata["projection"]
+    assert p["method"] == "history:used_fine_percent" and p["wear_class"] == "fine|u5"
+    assert "rate from used_fine_percent (average_erase_count)" in ata["window"]["reason"]
+    # 6 % used at 62 cycles, the true wear in [6, 7) %, intersected with the earlier readings: 0.0963-0.0989 % a cycle
+    assert 2 * 0.0963 / 48 * 8760 < p["rates"]["recent"] < 2 * 0.0989 / 48 * 8760
+    assert p["percent_per_year_low"] < p["percent_per_year"] < p["percent_per_year_high"] < 2 * p["percent_per_year"]
+    for d, source in ((nvme, "nvme_percentage_used"),):
         p = d["projection"]
         assert p["method"] == f"history:{source}", d["notes"]
         assert d["window"]["kind"] == "history" and d["readings"] == 3

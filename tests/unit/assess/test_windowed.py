@@ -44,6 +44,16 @@ def s3500_at(day: int, devstat: int, e2h: int) -> Snapshot:
                    source=f"/saved/s3500-day{day}.txt")
 
 
+def samsung_at(day: int) -> Snapshot:
+    """A Samsung 860 EVO whose 177 (its average erase count) gains a cycle a day from 100, each cycle 0.1 % of its
+    rated wear (Device Statistics' whole percent beside it); 50 GB of host writes a day."""
+    cycles, poh = 100 + day, 20_000 + 24 * day
+    attrs = [attr(177, cycles, value=90, name="Wear_Leveling_Count"), attr(9, poh),
+             attr(241, 10**11 + 97_656_250 * day, name="Total_LBAs_Written")]
+    return replace(ata("Samsung SSD 860 EVO 1TB", attrs, poh=poh, devstat_used=cycles // 10),
+                   source=f"/saved/860evo-day{day}.txt")
+
+
 RATED = (Rating(bytes=2000 * TB, note="test rating", model="Example NVMe"),)
 CASES = {
     # the indicator moves: the baseline every path gives alike
@@ -56,6 +66,8 @@ CASES = {
     # E2h finer than the whole percent the report shows: years left from the wear the report shows (the history
     # took them from E2h)
     "finer": ([s3500_at(d, 79 if d < 300 else 80, 80_191 + 3 * d) for d in range(0, 361, 60)], ()),
+    # a wear counter finer than the whole percent (issue 19.4): its movement times its wear per cycle
+    "fine-counter": ([samsung_at(d) for d in range(0, 61, 10)], ()),
 }
 
 
@@ -119,6 +131,26 @@ def test_the_finer_counter_rates_and_the_shown_wear_sets_the_years() -> None:
     p = report.projection
     assert p is not None and p.method == "readings:intel_e2h_since_manufacture" and report.used_percent == 80
     assert p.years_remaining == pytest.approx((100 - 80) / p.percent_per_year)
+
+
+def test_a_wear_counter_gives_the_rate_as_used_fine_percent_on_every_path(tmp_path: Path) -> None:
+    snaps, _ = CASES["fine-counter"]
+    ctx = Context(now=T0)
+    a, r = analyzed(snaps, ctx), reported(snaps, ctx, tmp_path / "h.db")
+    for report, kind in ((a, "readings"), (r, "history")):
+        p = report.projection
+        assert p is not None and p.method == f"{kind}:used_fine_percent" and p.wear_class == "fine|u5"
+        # 60 cycles in 60 days x the wear per cycle the readings' steps allow (0.0995-0.1068 %): about 36.5 %/year
+        assert 36.5 * 0.995 < p.rates["recent"] < 36.5 * 1.068
+        assert p.percent_per_year_low < 36.5 < p.percent_per_year_high
+    # the whole percent alone (the same readings without the counter) gives a wider interval
+    bare = [replace(s, attributes={k: v for k, v in s.attributes.items() if k != 177}) for s in snaps]
+    coarse = analyzed(bare, ctx).projection
+    assert coarse is not None and coarse.method == "readings:ata_devstat_percentage_used"
+    fine_p = a.projection
+    assert fine_p is not None
+    assert fine_p.percent_per_year_high - fine_p.percent_per_year_low < \
+        coarse.percent_per_year_high - coarse.percent_per_year_low
 
 
 def test_write_amplification_over_the_series_is_noted_for_saved_outputs_and_history(tmp_path: Path) -> None:
