@@ -75,6 +75,7 @@ class _Counter:
     finer: bool = False  # a finer counter of the indicator's wear
     rated: bool = False  # host bytes written against the rating
     per_unit: fine.PerUnit | None = None  # a wear counter's wear per unit: the readings are used_fine_percent
+    counted: str = ""  # that counter
 
 
 def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float) -> _Counter | None:
@@ -96,7 +97,7 @@ def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float
     readings = [Reading(r.power_on_hours or 0.0, c * per_unit.mid, r.host_bytes_written)
                 for c, r in zip(counts, ordered, strict=True)]
     return _Counter(f"used_fine_percent ({wear_counter.source})", readings, per_unit.mid, finer=True,
-                    per_unit=per_unit)
+                    per_unit=per_unit, counted=wear_counter.source)
 
 
 def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter | None:
@@ -263,6 +264,8 @@ class _Words:
         more = "more of its rated writes" if counter.rated else "more wear"
         finer = "" if not counter.finer else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
                                               f"than {latest.used_source})")
+        if counter.per_unit is not None:
+            finer = f" (its {counter.counted} counter, finer than {latest.used_source})"
         return f"{moved:.4g} % {more}{finer} in {span:,.0f} power-on hours across {len(distinct)} readings"
 
 
