@@ -340,9 +340,11 @@ class DriveReport:
 
     @property
     def measured_window(self) -> bool:
-        """Whether the projection is an Intel timed-workload window measured since a reset: it measured the
-        workload itself, so neither saved readings nor the stored history replace it."""
-        return self.projection is not None and self.projection.method == "timed-workload"
+        """Whether the projection is a window measured since `start` (Intel's timed workload since a reset, or a
+        counter window since its baseline): it measured the workload itself, so neither saved readings nor the
+        stored history replace it."""
+        return self.projection is not None and (self.projection.method == "timed-workload"
+                                                or self.projection.method.startswith("window:"))
 
 
 @dataclass(frozen=True)

@@ -102,3 +102,20 @@ def test_a_counter_window_is_not_valid_before_60_minutes(tmp_path: Path) -> None
     status = ssdwear_cli(["status", "/dev/nvme0", "-d", "nvme", "--format", "json"], app)
     (row,) = json.loads(status.stdout)["drives"]
     assert row["window_kind"] == "counter" and row["valid"] is False and "valid in 40 more minutes" in row["reason"]
+
+
+def test_a_valid_counter_window_stands_over_the_history(tmp_path: Path) -> None:
+    # two days of daily samples, then start, then an hour of work: the window measured the workload, the history
+    # does not replace it (as for Intel's timer)
+    folder = samsung_nvme(tmp_path, [(0, 0), (24, 1_000_000), (48, 2_000_000), (49, 2_100_000)])
+    clocks = Clocks()
+    app = App(runner=ReplayRunner(folder), db=str(tmp_path / "h.db"), clock=lambda: clocks.now)
+    assert ssdwear_cli(["sample", "/dev/nvme0", "-d", "nvme"], app).exit_code == 0
+    clocks.now += timedelta(hours=24)
+    assert ssdwear_cli(["sample", "/dev/nvme0", "-d", "nvme"], app).exit_code == 0
+    clocks.now += timedelta(hours=24)
+    assert ssdwear_cli(["start", "/dev/nvme0", "-d", "nvme"], app).exit_code == 0
+    clocks.now += timedelta(hours=1)
+    drive = json.loads(ssdwear_cli(["report", "/dev/nvme0", "-d", "nvme", "--format", "json"], app).stdout)["drives"][0]
+    assert drive["window"]["kind"] == "counter" and drive["window"]["valid"]
+    assert drive["projection"]["method"] == "window:host_bytes_written"
