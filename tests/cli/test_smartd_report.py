@@ -61,7 +61,8 @@ def drives(config: Path, *args: str) -> dict[str, dict]:
 def test_the_first_report_projects_from_a_year_of_smartds_log(config: Path, tmp_path: Path) -> None:
     ata = drives(config)["S3Z9NB0K000777A"]
     p, w = ata["projection"], ata["window"]
-    assert p["method"] == "smartd:attrlog:samsung_177_wear_leveling_count" and p["interval"] == "calibrated"
+    # the log's 177 raw is the Samsung's average erase count: its rate rests on it (issue 19.4)
+    assert p["method"] == "smartd:attrlog:used_fine_percent" and p["interval"] == "calibrated"
     assert w["kind"] == "history" and w["valid"]
     assert w["reason"].startswith(f"smartd:attrlog {ATA_LOG}: 6,266 lines over 365.0 days (2025-12-01 to "
                                   "2026-12-01); ")
@@ -157,7 +158,7 @@ def test_import_copies_each_drives_log_once(config: Path, tmp_path: Path) -> Non
     other.write_text("smartd_attrlog: false\n")
     code, out = run(other, "report", "--format", "json", db=db)
     ata = {d["serial"]: d for d in json.loads(out)["drives"]}["S3Z9NB0K000777A"]
-    assert ata["projection"]["method"] == "history:samsung_177_wear_leveling_count"
+    assert ata["projection"]["method"] == "history:used_fine_percent"  # 177's erase count (issue 19.4)
 
 
 def test_the_config_key_is_checked(tmp_path: Path) -> None:
@@ -181,5 +182,5 @@ def test_plan_from_the_drive_plans_with_the_logs_projection(config: Path) -> Non
     code, out = run(config, "plan", "--from", "/dev/sda", "-d", "sat", "--format", "json")
     assert code == 0
     workload = json.loads(out)["workload"]
-    assert workload["source"]["projection_method"] == "smartd:attrlog:samsung_177_wear_leveling_count"
-    assert "smartd:attrlog:samsung_177_wear_leveling_count: " in workload["basis"]
+    assert workload["source"]["projection_method"] == "smartd:attrlog:used_fine_percent"  # 177's erase count
+    assert "smartd:attrlog:used_fine_percent: " in workload["basis"]
