@@ -9,6 +9,7 @@ import shutil
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from support.cli import ssdwear_cli
 from support.clock import T0
 from support.paths import FIXTURES
@@ -119,3 +120,22 @@ def test_a_valid_counter_window_stands_over_the_history(tmp_path: Path) -> None:
     drive = json.loads(ssdwear_cli(["report", "/dev/nvme0", "-d", "nvme", "--format", "json"], app).stdout)["drives"][0]
     assert drive["window"]["kind"] == "counter" and drive["window"]["valid"]
     assert drive["projection"]["method"] == "window:host_bytes_written"
+
+
+def test_represents_applies_to_a_counter_window_as_to_intels(tmp_path: Path) -> None:
+    folder = samsung_nvme(tmp_path, [(0, 0), (0, 100_000), (1, 200_000)])
+    clocks = Clocks()
+    app = App(runner=ReplayRunner(folder), db=str(tmp_path / "h.db"), clock=lambda: clocks.now,
+              sleep=clocks.sleep, monotonic=lambda: clocks.ticks)
+    args = ["measure", "/dev/nvme0", "-d", "nvme", "--for", "60m", "--poll", "30m", "--format", "json"]
+    plain = json.loads(ssdwear_cli(args, app).stdout)["drives"][0]
+    (tmp_path / "b").mkdir()
+    folder2 = samsung_nvme(tmp_path / "b", [(0, 0), (0, 100_000), (1, 200_000)])
+    clocks2 = Clocks()
+    app2 = App(runner=ReplayRunner(folder2), db=str(tmp_path / "h2.db"), clock=lambda: clocks2.now,
+               sleep=clocks2.sleep, monotonic=lambda: clocks2.ticks)
+    day = json.loads(ssdwear_cli([*args, "--represents", "1d"], app2).stdout)["drives"][0]
+    assert day["window"]["represents_minutes"] == 1440 and plain["window"]["represents_minutes"] is None
+    # the hour's wear stands for a day: a 24th of the rate
+    per_year = plain["projection"]["percent_per_year"]
+    assert day["projection"]["percent_per_year"] == pytest.approx(per_year / 24, rel=1e-3)
