@@ -22,6 +22,8 @@ TEXTFILE_NAME = "ssdwear.prom"
 METRICS: dict[str, tuple[str, str]] = {
     "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if reading it failed."),
     "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
+    "ssdwear_used_fine_ratio": ("gauge", "Lifetime wear read finer than the indicator (used_fine_percent / 100), "
+                                         "where a finer counter gives it; `source` names the counter."),
     "ssdwear_used_saturated": ("gauge", "1 if the wear indicator saturated (the true wear is ssdwear_used_ratio "
                                         "or more)."),
     "ssdwear_life_remaining_seconds": ("gauge", "Projected life remaining at the central wear rate, in POWER-ON "
@@ -94,6 +96,8 @@ def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
         return out
     if r.used_percent is not None:
         put("ssdwear_used_ratio", r.used_percent / 100, [("source", r.used_source)])
+    if r.fine is not None and r.fine.percent is not None:
+        put("ssdwear_used_fine_ratio", r.fine.percent / 100, [("source", r.fine.source)])
         put("ssdwear_used_saturated", 1 if r.used_at_least else 0)
     p = r.projection
     if p is not None:

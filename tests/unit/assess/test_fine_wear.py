@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from support.builders import nvme
 from support.corpus import snapshot
 
@@ -85,3 +86,12 @@ def test_the_report_shows_the_fine_figure_beside_the_indicator() -> None:
     assert fmt_used(report) == "4 %\nfine 4.400 %"  # the table's cell
     assert fmt_used(report, ", ") == "4 %, fine 4.400 % (4.400-4.433)"  # a block's line
     assert fine_text(assess(snapshot("linuxhw-EnterpriseDrive__intel-ssdsc2bb480g6__3.txt"))) is None  # E2h itself
+
+
+def test_prometheus_exports_the_fine_figure_with_its_source() -> None:
+    from ssdwear.render.prometheus import exposition
+
+    text = exposition([assess(snapshot(TRANSCEND))], 0.0)
+    assert 'ssdwear_used_fine_ratio{' in text and 'source="average_erase_count"' in text
+    line = next(x for x in text.splitlines() if x.startswith("ssdwear_used_fine_ratio{"))
+    assert float(line.rsplit(" ", 1)[1]) == pytest.approx(0.044)
