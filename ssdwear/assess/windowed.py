@@ -27,10 +27,12 @@ from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, Projection, Window
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading, calibration, clean, rate_forecast, too_early
+
+from .fine_wear import as_wear
 
 SeriesKind = Literal["readings", "history"]
 # The byte counters resolve a sector; as a share of a rating that is the step of a TBW-based indicator.
@@ -65,6 +67,7 @@ class Windowed:
     warnings: tuple[str, ...] = ()
     readings: int = 0
     host_bytes_per_day: float | None = None
+    fine: FineWear | None = None  # used_fine_percent, where the readings together pin the wear per unit finer
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class _Counter:
     rated: bool = False  # host bytes written against the rating
     per_unit: fine.PerUnit | None = None  # a wear counter's wear per unit: the readings are used_fine_percent
     counted: str = ""  # that counter
+    indicator_step: float = 1.0  # the indicator's step the wear per unit was calibrated against
 
 
 def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float) -> _Counter | None:
@@ -97,7 +101,27 @@ def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float
     readings = [Reading(r.power_on_hours or 0.0, c * per_unit.mid, r.host_bytes_written)
                 for c, r in zip(counts, ordered, strict=True)]
     return _Counter(f"used_fine_percent ({wear_counter.source})", readings, per_unit.mid, finer=True,
-                    per_unit=per_unit, counted=wear_counter.source)
+                    per_unit=per_unit, counted=wear_counter.source, indicator_step=step)
+
+
+def _readings_fine(counter: _Counter | None, latest: DriveReport) -> FineWear | None:
+    """The newest report's used_fine_percent from the wear per unit its readings' steps pinned together (one
+    reading alone is no finer than its indicator), where the report has no figure of its own."""
+    if counter is None or counter.per_unit is None or counter.per_unit.basis != "readings" or \
+            (latest.fine is not None and latest.fine.percent is not None):
+        return None
+    wear_counter = next((c for c in latest.counters if c.source == counter.counted), None)
+    if wear_counter is None:
+        return None
+    found = as_wear(wear_counter, counter.per_unit, counter.indicator_step,
+                    f"wear per unit from {counter.per_unit.detail}")
+    used = latest.used_percent
+    if found.percent is None or found.low is None or found.high is None or used is None:
+        return None
+    # calibrated from the indicator, the figure lies within its step (the readings' slack aside)
+    top = used + counter.indicator_step
+    return replace(found, percent=min(max(found.percent, used), top), low=min(max(found.low, used), top),
+                   high=max(min(found.high, top), used))
 
 
 def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter | None:
@@ -190,7 +214,7 @@ def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, k
     window = Window(kind=kind, valid=True, reason=words.reason(counter.name, span, distinct), minutes=span * 60,
                     wear_percent=moved, counter=counter.name)
     trend = (projection.trend.text,) if projection is not None and projection.trend is not None else ()
-    return Windowed(window, projection, tuple(notes), trend, len(distinct), per_day)
+    return Windowed(window, projection, tuple(notes), trend, len(distinct), per_day, _readings_fine(counter, latest))
 
 
 def _fine_projection(distinct: Sequence[Reading], per_unit: fine.PerUnit, method: str, basis: str, level: float,
@@ -275,7 +299,7 @@ def with_windowed(report: DriveReport, result: Windowed, notes: Sequence[str] = 
     rests on, host writes a day, their notes (after `notes`) and the trend's warning."""
     writes = report.writes if result.host_bytes_per_day is None else \
         replace(report.writes, host_bytes_per_day=result.host_bytes_per_day)
-    return replace(report, window=result.window or report.window,
+    return replace(report, window=result.window or report.window, fine=result.fine or report.fine,
                    projection=result.projection or report.projection, readings=result.readings or report.readings,
                    writes=writes, notes=(*report.notes, *notes, *result.notes),
                    warnings=(*report.warnings, *result.warnings))

@@ -52,6 +52,11 @@ def test_two_samples_give_history_projections_for_nvme_and_ata(fleet, tmp_path: 
     assert "rate from used_fine_percent (average_erase_count)" in ata["window"]["reason"]
     # 6 % used at 62 cycles, the true wear in [6, 7) %, intersected with the earlier readings: 0.0963-0.0989 % a cycle
     assert 2 * 0.0963 / 48 * 8760 < p["rates"]["recent"] < 2 * 0.0989 / 48 * 8760
+    # and those readings together pin its wear finer than the whole percent: used_fine_percent from the readings
+    fine = ata["used_fine"]
+    assert fine["calibration"] == "readings" and fine["source"] == "average_erase_count"
+    assert 6 <= fine["percent_low"] <= ata["used_fine_percent"] <= fine["percent_high"] < 7
+    assert fine["uncertainty"] < 0.2
     assert p["percent_per_year_low"] < p["percent_per_year"] < p["percent_per_year_high"] < 2 * p["percent_per_year"]
     for d, source in ((nvme, "nvme_percentage_used"),):
         p = d["projection"]
