@@ -32,6 +32,7 @@ from ssdwear.smartctl.smartd import (
     STAMP_LENGTH,
     LogKind,
     nvme_namespace_stem,
+    stamp_problem,
     stems,
 )
 
@@ -191,6 +192,9 @@ def lines(fd: int, stats: Stats) -> Iterator[bytes]:
             if len(raw) > MAX_LINE_BYTES:
                 stats.skip("a line longer than smartd writes")
             elif stamp(raw) and raw[-1] == 59 and raw.find(b":", STAMP_LENGTH) < 0:  # ends in ';', one timestamp
+                if (problem := stamp_problem(raw[:STAMP_LENGTH].decode("ascii"))) is not None:
+                    stats.skip(problem)
+                    continue
                 if not stats.lines:
                     stats._first = raw[:STAMP_LENGTH]
                 stats.lines += 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Literal
 
 from ssdwear.model.records import Attribute, NvmeHealth, ScsiHealth, Snapshot
@@ -135,13 +136,27 @@ class Line:
     values: Mapping[str, float] = field(default_factory=dict)  # SCSI and NVMe: name -> value
 
 
+def stamp_problem(stamp: str) -> str | None:
+    """Why a line's 'YYYY-MM-DD HH:MM:SS' (in smartd's shape) is not a time smartd could have written, or None: a
+    date that does not exist (2026-02-31, month 13), a time past 23:59:60, a year before 1970 or after 9998 (the
+    clock of a machine smartd runs on, and room for the time zone)."""
+    year, month, day, hour, minute, second = (int(stamp[i:j]) for i, j in
+                                              ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19)))
+    if not 1970 <= year <= 9998 or hour > 23 or minute > 59 or second > 60:
+        return "impossible date"
+    try:
+        date(year, month, day)
+    except ValueError:
+        return "impossible date"
+    return None
+
+
 def parse_line(raw: bytes, kind: LogKind) -> Line | str:
     """The line (without its '\\n'), or why it is not one smartd writes for this kind of drive."""
     if not LINE_FORMS[kind].fullmatch(raw):
         return "not in smartd's format"
     stamp = raw[:STAMP_LENGTH].decode("ascii")
-    month, day, hour, minute, second = (int(stamp[i:i + 2]) for i in (5, 8, 11, 14, 17))
-    if not (1 <= month <= 12 and 1 <= day <= 31 and hour <= 23 and minute <= 59 and second <= 60):
+    if stamp_problem(stamp) is not None:
         return f"impossible date {stamp}"
     body = raw[STAMP_LENGTH + 1:]
     if kind == "ata":

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ssdwear.host import smartd as logs
+from ssdwear.smartctl import smartd as fmt
 from ssdwear.model.process import is_root
 from ssdwear.model.records import Snapshot
 
@@ -48,6 +49,18 @@ def test_bad_lines_are_skipped_and_counted_by_why(tmp_path: Path) -> None:
     assert stats.reasons == {"not in smartd's format": 2, "an empty line": 1,
                              "the last line is cut off (no line end)": 1}
     assert (stats.first, stats.last) == ("2026-11-30 08:00:00", "2026-11-30 08:00:00")
+
+
+@pytest.mark.parametrize("stamp", [b"2026-02-31 08:30:00", b"2026-13-01 08:30:00", b"0000-01-01 00:00:00",
+                                   b"9999-12-31 23:59:59", b"2026-11-30 24:00:00"])
+def test_a_date_that_does_not_exist_is_skipped_and_is_not_the_logs_last(tmp_path: Path, stamp: bytes) -> None:
+    """In the last place it was the span's end, turned into a date: ValueError, and the drive 'could not be read'."""
+    path = tmp_path / NAME
+    path.write_bytes(GOOD + stamp + b";\t9;98;12000;\n")
+    got, stats = read(path)
+    assert got == [GOOD.rstrip(b"\n")] and stats.reasons == {"impossible date": 1}
+    assert stats.last == "2026-11-30 08:00:00"
+    assert fmt.parse_line(stamp + b";\t9;98;12000;", "ata") == f"impossible date {stamp.decode()}"
 
 
 def test_a_line_longer_than_smartd_writes_is_skipped_and_reading_goes_on(tmp_path: Path) -> None:
