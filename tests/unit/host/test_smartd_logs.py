@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from ssdwear.host import smartd as logs
-from ssdwear.smartctl import smartd as fmt
 from ssdwear.model.process import is_root
 from ssdwear.model.records import Snapshot
+from ssdwear.smartctl import smartd as fmt
 
 DRIVE = Snapshot(source="/dev/sda", interface="ata", model="Samsung SSD 860 EVO 1TB", serial="S3Z9NB0K000777A")
 NAME = "Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777A.ata.csv"
