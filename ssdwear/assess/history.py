@@ -77,6 +77,12 @@ def clock_warning(now: datetime) -> str:
             "was ahead when they were stored, or is behind now (check NTP)")
 
 
+def mistyped_warning(count: int) -> str:
+    """The one warning of a run that found stored samples holding something other than numbers."""
+    return (f"history: {count:,} stored sample(s) hold text, a blob or an infinity where a count belongs and are "
+            "ignored: the database was changed outside ssdwear")
+
+
 def latest_segment(samples: Sequence[Sample]) -> Segment:
     """The drive's current series: its samples in power-on order up to the newest reading (by the wall clock),
     back to the last break. Without power-on hours on every sample, the wall clock orders them."""

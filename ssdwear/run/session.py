@@ -330,9 +330,10 @@ class Session:
             self.warnings.append(message)
 
     def _clock_rule(self, store: Store, key: str, now: datetime) -> None:
-        """The one warning of a run whose drives have stored rows dated after now (which are then ignored)."""
-        if store.dated_after(key, now):
-            self.warn(history_mod.clock_warning(now))
+        """The warnings of a run whose drives have stored rows dated after now, or samples that are not numbers
+        (both then ignored)."""
+        for warning in store.ignored([key], now):
+            self.warn(warning)
 
     def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
         """The report with the windowed projection (assess/windowed.py) over its drive's stored samples, or over

@@ -523,3 +523,20 @@ def test_config_interval_level_is_one_of_the_calibrated_levels(tmp_path: Path) -
     by_device = {d["device"]: d for d in json.loads(good.stdout)["drives"]}
     assert by_device["/dev/sdd"]["projection"]["interval_level"] == 0.9
     assert by_device["/dev/sda"]["projection"]["interval_level"] is None  # the timed window: resolution only
+
+
+def test_a_stored_sample_holding_text_is_left_out_with_a_warning(fleet, tmp_path: Path) -> None:
+    """The database is untrusted: text where a count belongs was 'internal error' for the drive in report and
+    stopped plan --from."""
+    import sqlite3
+
+    app, clock = fleet
+    for _ in range(3):
+        assert ssdwear_cli(["sample"], app).exit_code == 0
+        clock.now += timedelta(hours=24)
+    with sqlite3.connect(tmp_path / "history.db") as db:
+        db.execute("UPDATE samples SET host_w = 'a lot' WHERE t = (SELECT max(t) FROM samples)")
+    warning = "ignored: the database was changed outside ssdwear"
+    for args in (["report"], ["history"], ["plan", "--from", "S3Z9NB0K000001X"]):
+        result = ssdwear_cli(args, app)
+        assert result.exit_code == 0 and warning in result.stderr, (args, result.stderr)

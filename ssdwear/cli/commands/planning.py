@@ -76,7 +76,6 @@ def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, 
     """The drives `plan --from` names by serial, WWN or model: their stored samples (the database only read)."""
     from datetime import timedelta
 
-    from ssdwear.assess.history import clock_warning
     from ssdwear.assess.plan import report_from_history
     from ssdwear.host.paths import DEVICE_FORMS
     from ssdwear.host.store.queries import Store
@@ -93,18 +92,19 @@ def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, 
                          f"history: {exc}") from None
     now = app.clock()
     with opened_store as store:
-        ahead = False
+        matched = []
         for key in keys:
             try:
                 match = store.the_drive(key)
             except SsdwearError as exc:
                 raise SsdwearError(f"'{key}' is not a file, not a device ({DEVICE_FORMS}), and {exc}") from None
             samples = store.samples(match.key, since=now - timedelta(minutes=cfg.history_window_minutes))
-            ahead = ahead or store.dated_after(match.key, now) > 0
+            matched.append(match.key)
             add(report_from_history(match.drive, samples, cfg.ratings, cfg.interval_level, now), f"history:{path}",
                 f"history:{path}")
-    if ahead:
-        say(f"warning: {clock_warning(now)}")
+        ignored = store.ignored(matched, now)
+    for warning in ignored:
+        say(f"warning: {warning}")
 
 
 @command()

@@ -160,7 +160,6 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     """
     from datetime import timedelta
 
-    from ssdwear.assess.history import clock_warning
     from ssdwear.host.store.queries import Store
     from ssdwear.render.documents import samples_csv
     from ssdwear.render.history import history_chart
@@ -177,8 +176,8 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
         else:
             found = store.the_drive(drive)
             series, keys = store.samples(found.key, since=start, until=now), [found.key]
-        if any(store.dated_after(key, now) for key in keys):
-            say(f"warning: {clock_warning(now)}")
+        for warning in store.ignored(keys, now):
+            say(f"warning: {warning}")
     if drive is None:
         _drive_list(app, f"history:{path}", drives, fmt)
     elif fmt == "csv":

@@ -45,8 +45,24 @@ def _dt(ms: int) -> datetime:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
+# The latest time a stored row may have to be read: 9999-12-31 (a later one cannot be a date; the file was changed).
+MAX_MS = 253_402_300_799_999
+
+
 def _until(when: datetime | None) -> int:
-    return _ms(when) if when else 2**62
+    return min(_ms(when), MAX_MS) if when else MAX_MS
+
+
+def _numbers(*columns: str) -> str:
+    """SQL true where each column holds a finite number or NULL. SQLite keeps whatever a column is given, and the
+    database is untrusted input: a row with text, a blob or an infinity where a count belongs is not read (and
+    `mistyped` counts it for the warning)."""
+    return " AND ".join(f"(typeof({c}) = 'null' OR (typeof({c}) IN ('integer', 'real') AND abs({c}) < 1e300))"
+                        for c in columns)
+
+
+_SAMPLE_VALUES = _numbers("s.poh", "s.used", "s.host_w", "s.host_r", "s.nand_w", "s.e2", "s.e3", "s.e4", "s.spare",
+                          "s.media_err", "s.fine", "s.fine_rated")
 
 
 class Store:
@@ -321,7 +337,8 @@ class Store:
 
     def last_reset(self, key: str, until: datetime | None = None) -> ResetRecord | None:
         rows = self._read("SELECT r.t, r.device, r.poh FROM resets r JOIN drives d ON d.id = r.drive_id "
-                          "WHERE d.key = ? AND r.t <= ? ORDER BY r.t DESC LIMIT 1", (key, _until(until)))
+                          f"WHERE d.key = ? AND r.t <= ? AND {_numbers('r.poh')} ORDER BY r.t DESC LIMIT 1",
+                          (key, _until(until)))
         if not rows:
             return None
         t, device, poh = rows[0]
@@ -339,7 +356,8 @@ class Store:
 
     def last_look(self, key: str, until: datetime | None = None) -> LastLook | None:
         rows = self._read("SELECT s.t, s.e4 FROM samples s JOIN drives d ON d.id = s.drive_id "
-                          "WHERE d.key = ? AND s.t <= ? ORDER BY s.t DESC LIMIT 1", (key, _until(until)))
+                          f"WHERE d.key = ? AND s.t <= ? AND {_SAMPLE_VALUES} ORDER BY s.t DESC LIMIT 1",
+                          (key, _until(until)))
         if not rows:
             return None
         return LastLook(at=_dt(rows[0][0]), e4h_minutes=rows[0][1])
@@ -353,6 +371,24 @@ class Store:
                           "WHERE d.key = ?", (t, t, t, key))
         return int(rows[0][0]) if rows else 0
 
+    def mistyped(self, key: str) -> int:
+        """How many of the drive's samples hold something other than a number where a count belongs (not read)."""
+        rows = self._read(f"SELECT count(*) FROM samples s JOIN drives d ON d.id = s.drive_id WHERE d.key = ? AND "
+                          f"NOT ({_SAMPLE_VALUES})", (key,))
+        return int(rows[0][0]) if rows else 0
+
+    def ignored(self, keys: Sequence[str], now: datetime) -> list[str]:
+        """The warnings about the drives' stored rows that reading them left out: rows dated after now (the clock
+        rule), samples that are not numbers (mistyped); each said once."""
+        from ssdwear.assess.history import clock_warning, mistyped_warning
+
+        out = []
+        if any(self.dated_after(key, now) for key in keys):
+            out.append(clock_warning(now))
+        if mistyped := sum(self.mistyped(key) for key in keys):
+            out.append(mistyped_warning(mistyped))
+        return out
+
     def serial_at(self, device: str) -> str | None:
         rows = self._read("SELECT d.serial FROM devices v JOIN drives d ON d.id = v.drive_id WHERE v.device = ?",
                           (device,))
@@ -363,7 +399,7 @@ class Store:
             "SELECT s.t, s.poh, s.used, src.name, s.host_w, s.host_r, s.nand_w, s.e2, s.e3, s.e4, s.spare, "
             "s.media_err, fsrc.name, s.fine, s.fine_rated FROM samples s JOIN drives d ON d.id = s.drive_id "
             "LEFT JOIN sources src ON src.id = s.used_src LEFT JOIN sources fsrc ON fsrc.id = s.fine_src "
-            "WHERE d.key = ? AND s.t >= ? AND s.t <= ? ORDER BY s.t",
+            f"WHERE d.key = ? AND s.t >= ? AND s.t <= ? AND {_SAMPLE_VALUES} ORDER BY s.t",
             (key, _ms(since) if since else 0, _until(until)))
         return [Sample(_dt(r[0]), *r[1:]) for r in rows]
 
@@ -373,7 +409,8 @@ class Store:
         rows = self._read(
             "SELECT d.key, d.model, d.serial, d.wwn, d.interface, count(s.t), min(s.t), max(s.t), "
             "(SELECT v.device FROM devices v WHERE v.drive_id = d.id ORDER BY v.seen DESC LIMIT 1) FROM drives d "
-            "LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? GROUP BY d.id ORDER BY d.model, "
+            f"LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? AND {_SAMPLE_VALUES} "
+            "GROUP BY d.id ORDER BY d.model, "
             "d.serial", (_ms(since) if since else 0, _until(until)))
         return [StoredDrive(DriveId(r[1], r[2], r[3], r[4]), r[0], r[5], None if r[6] is None else _dt(r[6]),
                             None if r[7] is None else _dt(r[7]), r[8]) for r in rows]

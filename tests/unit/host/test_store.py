@@ -123,3 +123,23 @@ def test_the_fine_counters_migration_keeps_old_samples_and_stores_the_counter(tm
         assert base is not None and (base.at, base.counter_source, base.counter, base.counter_rated) == (
             later, "average_erase_count", 132, 3000)
         assert store.window_start("M|S", until=T0) is None  # the clock rule: none dated after `until`
+
+
+@pytest.mark.parametrize("column", ["poh", "used", "host_w", "e4", "fine", "fine_rated"])
+@pytest.mark.parametrize("value", ["'abc'", "X'00ff'", "9e999"])
+def test_a_sample_holding_no_number_is_left_out_and_counted(tmp_path: Path, column: str, value: str) -> None:
+    """SQLite keeps text or a blob in an INTEGER column: such a row reached the maths and a report said 'internal
+    error' for the drive (TypeError: '<' not supported between int and str; plan --from stopped altogether)."""
+    path, drive = tmp_path / "h.db", DriveId("M", "S1", None, "nvme")
+    with Store.open(path) as store:
+        for h in (0, 1, 2):
+            store.add_sample(drive, sample(h, used=h, e4=60), "/dev/nvme0")
+    with sqlite3.connect(path) as db:
+        db.execute(f"UPDATE samples SET {column} = {value} WHERE t = (SELECT max(t) FROM samples)")
+    with Store.open(path, create=False, write=False) as store:
+        assert [s.used_percent for s in store.samples("M|S1")] == [0, 1]
+        assert store.last_look("M|S1").at == T0 + timedelta(hours=1)
+        assert store.drive_list()[0].samples == 2 and store.mistyped("M|S1") == 1
+        assert store.ignored(["M|S1"], T0 + timedelta(days=1)) == [
+            "history: 1 stored sample(s) hold text, a blob or an infinity where a count belongs and are ignored: the "
+            "database was changed outside ssdwear"]
