@@ -243,7 +243,8 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                   help=f"History database [env SSDWEAR_DB]. Default: {_HERE.system_db} as root, else "
                        "~/.local/share/ssdwear/history.db.")),
     ("--no-history", dict(is_flag=True, default=None, callback=_into_app("no_history"),
-                          help="Neither read nor write the history database.")),
+                          help="Neither read nor write the history database, and read no smartd "
+                               "attribute log: each drive from its reading alone.")),
     ("--timeout", dict(type=Limited("SECONDS", unit_limits("TIMEOUT"), "seconds"), callback=_into_app("timeout"),
                        help="Each smartctl call may take 1 to 86,400 seconds (a day); default 60.")),
     ("--workers", dict(type=Limited("N", unit_limits("WORKERS"), "integer"), callback=_into_app("workers"),
