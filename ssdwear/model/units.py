@@ -260,10 +260,12 @@ def _month(at: datetime | None, years: float | None) -> str:
 
 def wears_out_text(p: Projection, short: bool = False, duty: bool = True) -> str | None:
     """When the rated endurance ends on the calendar: '2031-04 (pessimistic 2028-11, at 36 % power-on)' (`short`:
-    '2031-04 (2028-11)'); None without dates. The duty cycle is said (measured, or 'always on assumed') unless
-    `duty` is False."""
+    '2031-04 (2028-11)'); 'already (...)' for a drive whose rated endurance is used up; None without dates. The duty
+    cycle is said (measured, or 'always on assumed') unless `duty` is False."""
     if p.duty_cycle is None or (p.years_remaining is None and p.years_remaining_low is None):
         return None
+    if p.years_remaining is not None and p.years_remaining <= 0:  # worn out already: no month ahead to name
+        return "used up" if short else "already (rated endurance used up)"
     central, low = _month(p.wears_out_at, p.years_remaining), _month(p.wears_out_low_at, p.years_remaining_low)
     if short:  # a bound says nothing the years above it do not: only dates, '≥ low' when the central has none
         dates = [x if x[0].isdigit() else None for x in (central, low)]

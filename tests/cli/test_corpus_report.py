@@ -173,3 +173,14 @@ def test_every_number_names_its_source() -> None:
         if d["projection"]:
             assert d["projection"]["method"] and d["projection"]["basis"]
         assert re.match(r"^(ata|nvme|scsi|unknown)$", d["interface"])
+
+
+def test_a_drive_past_its_rating_is_not_given_a_month_to_wear_out_in() -> None:
+    """The Crucial MX500 at 101 %: 'years left 0.0' beside 'wears out 2026-12' read as a month still ahead."""
+    from support.cli import ssdwear_cli
+
+    path = str(CORPUS / "linuxhw-EnterpriseDrive__crucial-ct1000mx500ssd1__3.txt")
+    report = ssdwear_cli(["analyze", path], env={"COLUMNS": None}).stdout  # the plain blocks
+    assert "wears out   already (rated endurance used up)" in report
+    verdict = ssdwear_cli(["retire-check", path])
+    assert verdict.exit_code != 0 and "wears out: already (rated endurance used up)" in verdict.stdout
