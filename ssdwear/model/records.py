@@ -204,8 +204,10 @@ class CounterReading:
     rated_detail: str = ""
 
     def amount(self, count: int) -> str:
-        """A count of this counter for people: '1,234 bytes', '56 x erase cycle', '861 x 10^9 bytes'."""
-        return f"{count:,} bytes" if self.unit == "byte" else f"{count:,} x {self.unit}"
+        """A count of this counter for people: '1,234 bytes', '56 erase cycles', '1 NAND page', '861 x 10^9 bytes'."""
+        if self.unit[:1].isdigit():  # a quantity: '10^9 bytes', '1 GiB'
+            return f"{count:,} x {self.unit}"
+        return f"{count:,} {self.unit}{'' if abs(count) == 1 else 's'}"
 
 
 @dataclass(frozen=True)

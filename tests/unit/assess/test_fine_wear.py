@@ -95,3 +95,13 @@ def test_prometheus_exports_the_fine_figure_with_its_source() -> None:
     assert 'ssdwear_used_fine_ratio{' in text and 'source="average_erase_count"' in text
     line = next(x for x in text.splitlines() if x.startswith("ssdwear_used_fine_ratio{"))
     assert float(line.rsplit(" ", 1)[1]) == pytest.approx(0.044)
+
+
+def test_counts_are_said_as_people_say_them() -> None:
+    from ssdwear.model.records import CounterReading
+
+    def amount(unit: str, count: int) -> str:
+        return CounterReading("c", "erase", count, unit, None, "").amount(count)
+
+    assert amount("erase cycle", 60) == "60 erase cycles" and amount("erase cycle", 1) == "1 erase cycle"
+    assert amount("byte", 2048) == "2,048 bytes" and amount("10^9 bytes", 861) == "861 x 10^9 bytes"
