@@ -11,7 +11,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timezone
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from support.cli import ssdwear_cli
+from support.clock import in_time_zone
 from support.paths import FIXTURES, ROOT
 
 from ssdwear.cli.app import App
@@ -30,13 +30,10 @@ ATA_LOG = LOGS / "attrlog.Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777A.ata.csv"
 
 
 @pytest.fixture(autouse=True)
-def berlin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def berlin() -> Iterator[None]:
     """smartd wrote the logs' timestamps in Berlin's local time (time_to_tm_local): read them there."""
-    monkeypatch.setenv("TZ", "Europe/Berlin")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+    with in_time_zone("Europe/Berlin"):
+        yield
 
 
 @pytest.fixture

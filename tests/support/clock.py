@@ -3,6 +3,10 @@ begins (its documents print that date). A SteppedClock is a clock a test moves o
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta, timezone
 
 T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
@@ -21,3 +25,19 @@ class SteppedClock:
     def advance(self, **delta: float) -> datetime:
         self.now += timedelta(**delta)
         return self.now
+
+
+@contextmanager
+def in_time_zone(name: str) -> Iterator[None]:
+    """The process's local time zone set to `name` (TZ, as smartd's local timestamps are read), then put back."""
+    old = os.environ.get("TZ")
+    os.environ["TZ"] = name
+    time.tzset()
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("TZ", None)
+        else:
+            os.environ["TZ"] = old
+        time.tzset()

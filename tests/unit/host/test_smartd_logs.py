@@ -4,12 +4,12 @@ root's files, read streaming and bounded, every line checked and the bad ones co
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from support.clock import in_time_zone
 
 from ssdwear.host import smartd as logs
 from ssdwear.model.process import is_root
@@ -22,12 +22,9 @@ GOOD = b"2026-11-30 08:00:00;\t9;98;12000;\t177;88;72;\n"
 
 
 @pytest.fixture
-def berlin(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "Europe/Berlin")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+def berlin() -> Iterator[None]:
+    with in_time_zone("Europe/Berlin"):
+        yield
 
 
 def read(path: Path) -> tuple[list[bytes], logs.Stats]:

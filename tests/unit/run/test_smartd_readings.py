@@ -10,6 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from support.clock import in_time_zone
 from support.paths import FIXTURES
 
 from ssdwear.assess import history
@@ -26,12 +27,9 @@ NAME = "attrlog.Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777A.ata.csv"
 
 
 @pytest.fixture(autouse=True)
-def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setenv("TZ", "UTC")
-    time.tzset()
-    yield
-    monkeypatch.undo()
-    time.tzset()
+def utc() -> Iterator[None]:
+    with in_time_zone("UTC"):
+        yield
 
 
 @pytest.fixture
