@@ -135,7 +135,7 @@ class _Parsed:
     hours: list[float] = field(default_factory=list)
     times: list[datetime] = field(default_factory=list)
     ids: frozenset[int] | None = None  # the attributes of the latest line
-    changed: str | None = None  # the first change of attributes: 'at STAMP (-1, +2)'
+    changed: tuple[str, str] | None = None  # the first change of attributes: (its line's stamp, '-1, +2')
 
 
 def _assessed(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
@@ -160,7 +160,7 @@ def _parse(raws: Iterable[bytes], snap: Snapshot, kind: fmt.LogKind, decode: fmt
         ids = frozenset(i for i, _, _ in line.ata)
         if out.ids is not None and ids != out.ids and out.changed is None:  # a firmware update, or a partial read
             said = ", ".join([*(f"-{i}" for i in sorted(out.ids - ids)), *(f"+{i}" for i in sorted(ids - out.ids))])
-            out.changed = f"at {line.stamp} ({said}"
+            out.changed = (line.stamp, said)
         out.ids = ids
         out.raws.append(raw)
         out.samples.append(_assessed(snap, line, kind, hours, at, ratings, source))
@@ -179,7 +179,7 @@ def _redate(parsed: _Parsed, before: Sequence[datetime], snap: Snapshot, kind: f
             parsed.samples[i] = _assessed(snap, line, kind, parsed.hours[i], at, ratings, source)
 
 
-def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, changed: str | None
+def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, changed: tuple[str, str] | None
            ) -> tuple[str, ...]:
     """What reading the log changed or skipped, each said once."""
     notes = []
@@ -195,8 +195,8 @@ def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, cha
     if decoded_as is not None and decoded_as != "hours":
         notes.append(f"attribute 9 read as {decoded_as}, as the drive's own reading shows it")
     if changed is not None:
-        notes.append(f"the drive's attributes changed {changed}: a firmware update?); each line is read by the "
-                     "attributes it holds")
+        notes.append(f"the drive's attributes changed at {changed[0]} ({changed[1]}: a firmware update?); each line "
+                     "is read by the attributes it holds")
     return tuple(f"{fmt.SOURCE}: {n}" for n in notes)
 
 
