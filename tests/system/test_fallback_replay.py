@@ -89,3 +89,12 @@ def test_a_machine_with_drives_reads_the_named_one_live(fake_smartctl) -> None:
     assert "no SMART drive on this machine" not in proc.stderr
     assert "/dev/sdx: no such device" in proc.stderr and proc.returncode != 0
     assert "--json=c -x -n standby -d sat /dev/sdx" in log.read_text()
+
+
+def test_a_prometheus_exposition_of_recordings_is_refused(no_drive_env: dict[str, str]) -> None:
+    """An exposition is what monitoring reads as this machine's drives (sample --textfile writes the same one): the
+    recordings never stand in there, as check refuses them (issue 25.12). Nothing reaches stdout, exit 2."""
+    proc = _ssdwear(["report", "--format", "prometheus"], no_drive_env)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert "--fallback-replay is refused with --format prometheus" in proc.stderr
+    assert "reporting the recorded smartctl outputs" not in proc.stderr  # refused before anything was read
