@@ -137,3 +137,24 @@ def test_the_footer_describes_only_what_the_table_printed(args: list[str], said:
         assert text in legend, legend
     for text in unsaid:
         assert text not in legend, legend
+
+
+def test_host_writes_fitted_a_wall_clock_day_become_a_power_on_day() -> None:
+    """The history's host writes a wall-clock day (report's Written) over a measured 35 % duty cycle are 1/0.35 of
+    that a power-on day, the day every year of plan counts; at the duty assumed (always on) they stay as they are."""
+    from ssdwear.assess.plan import Measured, host_workload
+    from ssdwear.model.records import DriveReport, Projection, Writes
+
+    def drive(duty: float, measured: bool) -> Measured:
+        p = Projection("history:x", "b", 5.0, 4.0, 6.0, 10.0, 8.0, 12.0, 20.0, 16.0, 25.0, 0.8, duty_cycle=duty,
+                       duty_measured=measured)
+        return Measured(DriveReport(device="/dev/sda", model="M", serial="S", power_on_hours=1000, projection=p,
+                                    writes=Writes(host_bytes_written=10**13, host_bytes_per_day=28e9)), "/dev/sda")
+
+    w = host_workload(drive(0.35, True))
+    assert w is not None and w.bytes_per_day == pytest.approx(28e9 / 0.35) and w.duty_cycle == 0.35
+    assert "80 GB a power-on day, fitted over the stored history: 28 GB a wall-clock day, at its 35 % power-on" \
+        in w.basis
+    assumed = host_workload(drive(1.0, False))
+    assert assumed is not None and assumed.bytes_per_day == 28e9 and assumed.duty_cycle is None
+    assert "always on assumed" in assumed.basis
