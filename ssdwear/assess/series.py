@@ -16,9 +16,11 @@ from pathlib import Path
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import UsageError
-from ssdwear.model.records import DriveId, DriveReport, Snapshot
+from ssdwear.model.records import DriveId, DriveReport, Projection, Snapshot, Window
 
 from .context import Context
+from .counter_window import applies, counter_window
+from .history import sample_of
 from .windowed import DriveReading, windowed_projection, with_windowed
 
 
@@ -133,7 +135,30 @@ def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
     notes = ["serial masked: readings joined as one drive because --same-drive said so (their counters only "
              "grow)"] if masked else []
     result = windowed_projection([reading_of(r) for r in chain], latest, "readings", ctx.interval_level)
+    if result.projection is None and result.window is not None:
+        counted = _counter_window(chain, ctx)
+        if counted is not None and counted[0].valid:
+            window, projection, warnings = counted
+            return replace(latest, window=window, projection=projection or latest.projection, readings=len(chain),
+                           notes=(*latest.notes, *notes), warnings=(*latest.warnings, *warnings))
+        if counted is not None:  # why the counter window does not stand either
+            result = replace(result, window=replace(result.window, reason=f"{result.window.reason}; as a counter "
+                                                                          f"window: {counted[0].reason}"))
     return with_windowed(latest, result, notes)
+
+
+def _counter_window(chain: Sequence[SavedReading], ctx: Context) -> tuple[Window, Projection | None, list[str]] | None:
+    """Readings too short for their own rule, dated by smartctl's clock: the counter window from the first to the
+    newest, by the live path's rule (counter_window.py); None where they are undated or have no counter."""
+    first, last = chain[0], chain[-1]
+    start, end = first.snap.local_time, last.snap.local_time
+    if start is None or end is None:
+        return None
+    base = sample_of(first.snap, first.report, start)
+    if not applies(last.report, base):
+        return None
+    since = f"since the first reading ({Path(first.snap.source).name}, {start:%Y-%m-%d %H:%M %Z})"
+    return counter_window(last.report, base, end, ctx, since.replace(" )", ")"))
 
 
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool

@@ -257,7 +257,8 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                            "demos); the history is used only with --db or SSDWEAR_DB.")),
     ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
                                help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
-                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check).")),
+                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or --format "
+                                    "prometheus).")),
 )
 GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
 

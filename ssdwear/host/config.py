@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
-from ssdwear.drives.ratings import Rating
+from ssdwear.drives.ratings import WORKLOAD_KINDS, Rating
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
     CAPACITY,
@@ -318,7 +318,7 @@ class _Reader:
     def rating(self, node: Node, key: str) -> Rating:
         fields = self.mapping(node, key)
         allowed = {"model", "serial", "tbw", "tbw_low", "tbw_high", "dwpd", "warranty_years", "note", "capacity",
-                   "nand"}
+                   "nand", "workload"}
         for name, (key_node, _) in fields.items():
             if name not in allowed:
                 raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
@@ -355,8 +355,13 @@ class _Reader:
         if nand is not None and (capacity is None or nand <= capacity):
             raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
                                                                "(e.g. capacity: 200 GB, nand: 320 GiB)")
+        workload = self.string(fields["workload"][1], f"{key}.workload") if "workload" in fields else None
+        if workload is not None and workload not in WORKLOAD_KINDS:
+            raise self.error(fields["workload"][1], f"{key}.workload", f"use {', '.join(WORKLOAD_KINDS)} (the "
+                             "workload the rating is stated on, for plan)")
         note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
             f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
             f"{(low or 0) / 1e12:g}-{(high or 0) / 1e12:g} TB")
         return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
-                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high)
+                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high,
+                      workload=WORKLOAD_KINDS[workload] if workload else None)

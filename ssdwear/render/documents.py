@@ -13,7 +13,7 @@ from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from ssdwear.assess.plan import Candidate, PlanResult, Workload
+    from ssdwear.assess.plan import Candidate, Measured, PlanResult, Workload
     from ssdwear.assess.status import StatusRow
     from ssdwear.assess.verdict import Verdict
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
@@ -147,8 +147,16 @@ def scan_doc(found: Sequence[tuple[str, str | None]]) -> Doc:
 # ------------------------------------------------------------------------------------------------
 # plan
 
+def _measured_dict(m: Measured | None) -> Doc | None:
+    """A measured drive as the plan document names it."""
+    if m is None:
+        return None
+    r = m.report
+    return {"device": r.device, "where": m.where, "model": r.model, "serial": r.serial,
+            "projection_method": r.projection.method if r.projection else None}
+
+
 def workload_dict(w: Workload) -> Doc:
-    src = w.source
     return {
         "kind": w.kind,
         "given": w.given,
@@ -158,12 +166,14 @@ def workload_dict(w: Workload) -> Doc:
         "interval": w.interval,
         "interval_level": w.interval_level,
         "basis": w.basis,
-        "source": None if src is None else {
-            "device": src.report.device, "where": src.where, "model": src.report.model, "serial": src.report.serial,
-            "projection_method": src.report.projection.method if src.report.projection else None},
+        "source": _measured_dict(w.source),
         "rating_bytes": w.rating_bytes,
         "rating_workload": w.rating_workload,
         "write_amplification": w.write_amplification,
+        "rating_workload_kind": w.rating_kind,
+        "duty_cycle": rounded(w.duty_cycle, 4),
+        "bytes_per_wall_clock_day": None if w.duty_cycle is None else rounded(w.bytes_per_day * w.duty_cycle, 0),
+        "host_bytes_per_wall_clock_day": rounded(w.host_bytes_per_wall_day, 0),
     }
 
 
@@ -206,13 +216,17 @@ def candidate_dict(c: Candidate, target: float) -> Doc:
             "alpha_spare": rounded(s.alpha_spare, 4), "published_bytes": s.published_bytes,
             "model_bytes": rounded(s.model_bytes, 0), "model_error": rounded(s.model_error, 4),
             "assumption": s.assumption},
-        "measured": None if c.measured is None else {
-            "device": c.measured.report.device, "where": c.measured.where, "model": c.measured.report.model,
-            "serial": c.measured.report.serial,
-            "projection_method": c.measured.report.projection.method if c.measured.report.projection else None},
+        "measured": _measured_dict(c.measured),
         "source": None if r is None or r.source is None else {
             "title": r.source.title, "url": r.source.url, "date": r.source.date, "kind": r.source.kind},
         "rating_missing": r.missing if r else None,
+        "rating_workload_kind": r.workload_kind if r else None,
+        "comparable": c.comparable,
+        "comparable_reason": c.comparable_reason,
+        "from_measured": _measured_dict(c.from_measured),
+        "rating_years": rounded(c.rating_years[0], 2) if c.rating_years else None,
+        "rating_years_low": rounded(c.rating_years[1], 2) if c.rating_years else None,
+        "rating_years_high": rounded(c.rating_years[2], 2) if c.rating_years else None,
         "notes": list(c.notes),
     }
 

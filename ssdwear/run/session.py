@@ -123,22 +123,29 @@ class Source:
 def choose_source(primary: Source, runner: Callable[[], Runner], fallback: Path | None, named: bool,
                   config: Config) -> Source:
     """`primary` (this machine, or --replay's recordings), unless the `fallback` recordings (--fallback-replay)
-    stand in because it cannot answer: no smartctl, or, where no drive is named (on the command line or in the
-    config), a scan that finds none. The runner and the scan that decided are kept for the session."""
+    stand in because it cannot answer: no smartctl, or a scan that finds no drive it can open, whether or not drives
+    are named (on the command line or in the config: a name is read from the recordings then, as it was recorded).
+    The runner, and the scan where no drive is named, are kept for the session."""
     from ssdwear.model.errors import SmartctlNotFound
 
     if fallback is None:
         return primary
     try:
         live = runner()
-        if named or config.devices:
-            return replace(primary, runner=live)
         entries = tuple(scan(live))
     except SmartctlNotFound as exc:
         return Source(fallback, instead=str(exc).split(":")[0])
     if found_in(entries).devices:
-        return replace(primary, runner=live, scanned=entries)
-    return Source(fallback, instead="smartctl found no drive")
+        return replace(primary, runner=live, scanned=None if named or config.devices else entries)
+    return Source(fallback, instead="smartctl found no drive" + _unopened(entries))
+
+
+def _unopened(entries: Sequence[ScanEntry]) -> str:
+    """What the scan said of the devices it listed but could not open (not root, say), for the fallback's line."""
+    from ssdwear.model.escape import visible
+
+    failed = [f"{visible(e.name)}: {visible(e.open_error)}" for e in entries if e.open_error is not None]
+    return f" it could open ({'; '.join(failed[:3])}{'; ...' if len(failed) > 3 else ''})" if failed else ""
 
 
 @dataclass

@@ -112,12 +112,13 @@ def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, 
               help="Measure the workload here (repeat for several): a drive read now, a drive's stored history "
                    "(serial, WWN or model), or saved smartctl outputs. Each drive is also a candidate as measured.")
 @click.option("--host-writes", metavar="RATE",
-              help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB (1 byte "
-                   "to 1 EB a day; DWPD 0.01 to 100, of a capacity with its unit).")
+              help="Or give the workload: host writes as 145GB/day, 1TB/week, 3TB/month or 1DWPD@1.92TB, a day "
+                   "being a power-on day (1 byte to 1 EB a day; DWPD 0.01 to 100, of a capacity with its unit).")
 @click.option("--candidate", "patterns", multiple=True, metavar="PATTERN",
               help="Only candidates matching this regular expression (name, family, model; repeatable).")
 @click.option("--years", type=Limited("N", unit_limits("YEARS")), default=5, show_default=True, metavar="N",
-              help="What lasting means: at least N years (judged on the pessimistic bound; 0.1 to 100).")
+              help="What lasting means: at least N years (judged on the pessimistic bound; power-on years, as "
+                   "every year plan prints; 0.1 to 100).")
 @click.option("--spare", type=Limited("PERCENT", unit_limits("SPARE_PERCENT")), metavar="PERCENT",
               help="Leave PERCENT of each drive's user capacity unused (spare area, 0.1 to 99.9 % of the user "
                    "capacity): a published rating where one applies, else a write-amplification model.")
@@ -128,8 +129,9 @@ def plan(app: App, sources: tuple[str, ...], host_writes: str | None, patterns: 
          spare: float | None, device_type: str | None, represents: float | None, fmt: str) -> None:
     """Which drive lasts how long under this workload.
 
-    Every candidate's projected years, sorted by fit. Exit status: 0 when at least one candidate
-    meets --years, 1 when none does, 2 on usage errors.
+    Every candidate's projected power-on years, sorted by fit; years that do not compare with the
+    workload (another or no stated rating workload) are marked. Exit status: 0 when at least one
+    candidate meets --years on years that compare, 1 when none does, 2 on usage errors.
 
     \b
     Examples:

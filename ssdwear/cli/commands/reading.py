@@ -56,6 +56,10 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
       ssdwear report                        every drive smartctl finds
       ssdwear report /dev/sda --represents 1d --format json
     """
+    if fmt == "prometheus" and app.fallback_replay:
+        raise UsageError("--fallback-replay is refused with --format prometheus: monitoring reads an exposition as "
+                         "this machine's drives, never as recordings (as check and sample --textfile); --replay DIR "
+                         "shows recordings on purpose")
     with reading(app, devices, device_type, represents) as (session, targets):
         if not targets:
             if fmt in ("json", "yaml"):
