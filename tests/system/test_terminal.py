@@ -73,7 +73,7 @@ def test_measure_draws_the_bar_at_once_updates_it_each_poll_and_ctrl_c_ends_the_
     assert code == 130, screen
     lines = screen.splitlines()
     assert lines[0].startswith("/dev/sda ━") and "of 60 min" in lines[0]  # the bar stays where it was
-    assert lines[1].startswith("ssdwear: interrupted while waiting: each drive's window goes on and its start stays "
+    assert lines[1].startswith("ssdwear: interrupted while waiting: each window goes on, its reset or baseline kept "
                                "on record"), screen
     assert "Traceback" not in screen and "\x1b[?25h" in term.raw.decode()  # and the cursor is shown again
     assert reset_on_record(db, SEED710)
@@ -117,7 +117,8 @@ def test_off_a_terminal_sigint_ends_measures_wait_the_same_way(tmp_path: Path) -
             proc.wait()
     assert proc.returncode == 130
     last = (said + err).decode().splitlines()[-1]
-    assert last.startswith("ssdwear: interrupted while waiting: each drive's window goes on"), last
+    assert last.startswith("ssdwear: interrupted while waiting: each window goes on, its reset or baseline kept "
+                           "on record (`ssdwear status` shows how far it is"), last
     assert out == b"" and "━" not in (said + err).decode()
     assert reset_on_record(db, SEED710)
 

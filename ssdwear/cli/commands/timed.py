@@ -196,7 +196,7 @@ def _wait(app: App, session: Session, results: Sequence[StartResult], started: D
                     printed_at = last.elapsed_minutes
                     say(measure_mod.progress_line(last, duration))
     except KeyboardInterrupt:
-        fail("interrupted while waiting: each drive's window goes on and its start stays on record (`ssdwear "
+        fail("interrupted while waiting: each window goes on, its reset or baseline kept on record (`ssdwear "
              "status` shows how far it is, `ssdwear report` reports it once valid)", EXIT_INTERRUPTED)
     assert last is not None
     return last
