@@ -39,6 +39,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
+EXIT_INTERRUPTED = 130  # SIGINT (^C) outside a reset: 128 + 2, as a shell reports a command SIGINT ended
 FORMATS = ("table", "json", "yaml")
 Devices = list[tuple[str, str | None]]
 
@@ -161,7 +162,7 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except SsdwearError as exc:
             fail(str(exc), EXIT_ERROR)
         except KeyboardInterrupt:
-            fail("interrupted", 130)
+            fail("interrupted", EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BrokenPipeError:

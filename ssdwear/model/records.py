@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from .counts import count_text
+
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
 # Intel's timed-workload media wear counter (E2h) counts 1/1024 of one percent.
@@ -408,8 +410,9 @@ class RaidVolume:
     @property
     def note(self) -> str:
         if self.drives:
-            return (f"RAID volume ({self.controller}); its {len(self.drives)} drive(s) are read through the "
-                    f"controller: {', '.join(self.drives)}")
+            are = "is" if len(self.drives) == 1 else "are"
+            return (f"RAID volume ({self.controller}); its {count_text(len(self.drives), 'drive')} {are} read "
+                    f"through the controller: {', '.join(self.drives)}")
         return (f"RAID volume ({self.controller}); smartctl lists no drive behind it: name them in the config "
                 "with their pass-through type (megaraid,N; cciss,N; aacraid,H,L,ID; areca,N/E)")
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ssdwear.model.errors import UsageError
+from ssdwear.model.errors import SsdwearError, UsageError
 from ssdwear.render.streams import write
 
 from ..app import (
@@ -164,16 +164,21 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     """
     from datetime import timedelta
 
-    from ssdwear.host.store.queries import Store
+    from ssdwear.host.store.queries import MissingStore, Store
     from ssdwear.render.documents import samples_csv
-    from ssdwear.render.history import history_chart
+    from ssdwear.render.history import history_view
+    from ssdwear.render.layout import width
 
     path = app.db_path(app.config())
     if path is None:
         raise UsageError("history needs a history database (--no-history was given)")
     now = app.clock()
     start = now - timedelta(minutes=since) if since else None
-    with Store.open(path, create=False, write=False) as store:
+    try:
+        opened = Store.open(path, create=False, write=False)
+    except MissingStore:
+        raise SsdwearError(_no_history_yet(path, drive)) from None
+    with opened as store:
         if drive is None:
             drives = store.drive_list(since=start, until=now)
             keys = [d.key for d in drives]
@@ -187,11 +192,19 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     elif fmt == "csv":
         write(samples_csv(series), nl=False)
     elif fmt == "table":
-        console_print(history_chart(found, series))
+        console_print(history_view(found, series, width()))
     else:
         from ssdwear.render.documents import samples_doc
 
         emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
+
+
+def _no_history_yet(path: Path, drive: str | None) -> str:
+    """What history says where nothing was ever stored: that, not a database error."""
+    asked = f", so '{drive}' is not in it" if drive is not None else ""
+    return (f"no history yet: nothing was stored at {path}{asked} (`ssdwear sample` stores a reading of every drive "
+            "there, `ssdwear import smartd` copies smartd's attribute logs in; --db FILE or SSDWEAR_DB reads another "
+            "history)")
 
 
 def _drive_list(app: App, origin: str, drives: list[StoredDrive], fmt: str) -> None:
