@@ -4,7 +4,7 @@ _ssdwear() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            analyze|check|completion|history|import|measure|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; break ;;
+            analyze|check|completion|history|import|measure|notify|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; break ;;
         esac
     done
     if [ -z "$cmd" ]; then
@@ -17,7 +17,7 @@ _ssdwear() {
         --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "analyze check completion history import measure plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -106,6 +106,21 @@ _ssdwear() {
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
+        notify)
+            case "$prev" in
+            --ack) return ;;
+            --until) return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            ;;
         plan)
             case "$prev" in
             --from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -168,7 +183,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         scan)
             case "$prev" in

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
     from ssdwear.assess.context import Context
 
+    from .notify_config import NotifySettings
+
 T = TypeVar("T")
 
 
@@ -65,6 +67,7 @@ class Config:
     record: bool = False  # `report` also stores samples (as --record)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
+    notify: NotifySettings | None = None  # `notify:`: the rules and channels; None: sample does not notify
     files: tuple[str, ...] = ()  # the files that were read
 
     def context(self, now: datetime, represents_minutes: float | None = None) -> Context:
@@ -76,25 +79,41 @@ class Config:
 
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
-              "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog")
+              "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog",
+              "notify")
 
 
 def load(paths: Sequence[Path], required: Path | None = None) -> Config:
     """Read and merge the config files that exist; `required` (from --config) must exist."""
     config = Config()
     for path in paths:
-        text = _read(path)
-        if text is None:
+        found = _read(path)
+        if found is None:
             if required is not None and path == required:
                 raise ConfigError(f"{path}: no such config file")
             continue
+        text, mode = found
+        before = config.notify.secrets if config.notify else ()
         config = _merge(config, path, text)
+        _check_secrets(path, mode, [s for s in (config.notify.secrets if config.notify else ()) if s not in before])
     return config
 
 
-def _read(path: Path) -> str | None:
-    """The text of a config file, None when there is none. A config file names the smartctl that root runs and
-    the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
+def _check_secrets(path: Path, mode: int, secrets: Sequence[str]) -> None:
+    """As root, a config file that holds a secret (notify's headers, tokens, a password in a URL) must be readable by
+    root alone: mode 0600 (the trust rule already made it root's and writable by root alone)."""
+    import stat
+
+    from ssdwear.model.process import is_root
+
+    if secrets and is_root() and stat.S_IMODE(mode) & 0o077:
+        raise ConfigError(f"{secrets[0]}: holds a secret, but {path} is readable by others than root (mode "
+                          f"{stat.S_IMODE(mode):04o}): chmod 600 {path}")
+
+
+def _read(path: Path) -> tuple[str, int] | None:
+    """The text of a config file and its mode, None when there is none. A config file names the smartctl that root
+    runs and the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
     from .trust import open_trusted
 
     try:
@@ -105,7 +124,7 @@ def _read(path: Path) -> str | None:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     try:
         with os.fdopen(fd, "rb") as handle:
-            return handle.read().decode("utf-8")
+            return handle.read().decode("utf-8"), os.fstat(handle.fileno()).st_mode
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
@@ -164,6 +183,10 @@ def _merge(config: Config, path: Path, text: str) -> Config:
             updates[key] = level
         elif key == "thresholds":
             updates[key] = reader.thresholds(value, dict(config.thresholds))
+        elif key == "notify":
+            from .notify_config import parse as parse_notify
+
+            updates[key] = parse_notify(reader, value, config.notify)
         elif key == "ratings":
             new = tuple(reader.rating(item, f"ratings[{i}]") for i, item in enumerate(reader.sequence(value, key)))
             updates[key] = new + config.ratings

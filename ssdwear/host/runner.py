@@ -1,4 +1,5 @@
-"""The one place ssdwear starts a program: smartctl and nvme-cli, through one runner, and the only importer of pySMART.
+"""The one place ssdwear starts a program: smartctl and nvme-cli, through one runner, and the only importer of pySMART;
+also notify's programs (a `command:` channel, sendmail), handed an event on stdin (run_with_input).
 
 Every call runs `[program, *options, *args]` with a timeout (the call is killed when it runs out), stdin from
 /dev/null, the C locale for that call alone (smartctl's and nvme-cli's messages in the English ssdwear reads),
@@ -23,6 +24,7 @@ pySMART here leaves LANG and the logging class as they were. pySMART is imported
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
@@ -143,6 +145,34 @@ class ProgramRunner:
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
         raise NotImplementedError
+
+
+def run_with_input(command: Sequence[str], data: bytes, timeout_s: float) -> tuple[int, bytes]:
+    """Run `command` with `data` on its stdin in a session of its own: (its exit status, what it said on stderr).
+    When it outlives `timeout_s`, the whole process group is killed (a child it left holding the pipes too), and
+    TimeoutError says so. OSError when it cannot be started."""
+    import signal
+
+    proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        _, err = proc.communicate(data, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a child that left the group still holds stderr: stop reading it
+            if proc.stderr is not None:
+                proc.stderr.close()
+            proc.wait()
+        raise TimeoutError(f"did not finish within {timeout_s:g} s and was killed") from None
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return proc.returncode, err
 
 
 class SmartctlRunner(ProgramRunner):

@@ -13,6 +13,7 @@ from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
 if TYPE_CHECKING:
     from datetime import datetime
 
+    from ssdwear.assess.alerts import Transition
     from ssdwear.assess.plan import Candidate, Measured, PlanResult, Workload
     from ssdwear.assess.status import StatusRow
     from ssdwear.assess.verdict import Verdict
@@ -247,3 +248,38 @@ def plan_doc(result: PlanResult) -> Doc:
     }
 
 
+
+
+# ------------------------------------------------------------------------------------------------
+# notify
+
+
+def _day(at: datetime | None) -> str | None:
+    return None if at is None else at.date().isoformat()
+
+
+def _when(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat(timespec="seconds")
+
+
+def event_doc(t: Transition) -> Doc:
+    """One event of `notify` (docs/json.md, EVENT), the keys after the envelope: what changed for which alert (its
+    stable key: the subject's identity and the rule), who it is about (a drive, or a redundancy group), the figures
+    it rests on and one line saying what it means and what to do."""
+    from ssdwear.assess.alerts import DriveFacts
+
+    s = t.subject
+    if isinstance(s, DriveFacts):
+        drive: Json = {"model": s.model, "serial": s.serial, "wwn": s.wwn, "device": s.device, "host": s.host}
+        group: Json = None
+        used, dates, verdict = rounded(s.used_percent, 4), (_day(s.wears_out_at), _day(s.wears_out_low_at)), s.verdict
+    else:
+        drive, used, dates, verdict = None, None, (None, None), None
+        group = {"name": s.name, "kind": s.kind, "level": s.level, "host": s.host, "members": list(s.members),
+                 "redundancy_lost_date": _day(s.redundancy_lost_at),
+                 "redundancy_lost_date_low": _day(s.redundancy_lost_low_at), "lockstep": s.lockstep,
+                 "lockstep_reasons": list(s.lockstep_reasons)}
+    return {"event": t.event, "rule": t.rule, "key": t.key, "id": t.id, "threshold": t.threshold,
+            "since": _when(t.first_fired), "drive": drive, "group": group, "used_percent": used,
+            "wears_out_date": dates[0], "wears_out_date_low": dates[1], "verdict": verdict, "source": t.source,
+            "message": t.message}
