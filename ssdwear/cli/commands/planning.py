@@ -107,10 +107,25 @@ def _history_sources(app: App, keys: Sequence[str], add: Callable[[DriveReport, 
         say(f"warning: {warning}")
 
 
-def _stagger(app: App, name: str, fmt: str) -> int:
+def _check_patterns(patterns: Sequence[str]) -> None:
+    """--candidate's regular expressions, each compiled once here: a bad one is a usage error."""
+    import re
+
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise UsageError(f"--candidate '{pattern}' is not a regular expression: {exc}") from None
+
+
+def _stagger(app: App, name: str, fmt: str, workload_given: bool) -> int:
     """`plan --stagger GROUP`: the drives read now, their groups found, the one named staggered (assess/stagger.py)."""
     from ssdwear.assess.stagger import stagger
     from ssdwear.run.groups import find_groups
+
+    if workload_given:
+        raise UsageError("plan --stagger GROUP plans replacements in a group: give it without --from, "
+                         "--host-writes, --candidate or --spare")
 
     with reading(app) as (session, targets):
         if not targets:
@@ -119,8 +134,8 @@ def _stagger(app: App, name: str, fmt: str) -> int:
         groups = find_groups(session, assessed)
         for message in session.warnings:
             say(f"warning: {message}")
-    wanted = name.removeprefix("/dev/")
-    group = next((g for g in groups if wanted in (g.name, g.name.removeprefix("md/"))), None)
+    wanted = {name, name.removeprefix("/dev/"), name.removeprefix("/dev/md/")}  # md0, /dev/md0, /dev/md/NAME
+    group = next((g for g in groups if g.name in wanted), None)
     if group is None:
         known = ", ".join(g.name for g in groups) or "none (no zpool, mdadm, lvm or btrfs group found)"
         raise UsageError(f"--stagger {name}: no such redundancy group here; the groups: {known}")
@@ -174,25 +189,16 @@ def plan(app: App, sources: tuple[str, ...], host_writes: str | None, patterns: 
       ssdwear plan --host-writes 145GB/day --candidate 710 --spare 20
       ssdwear plan --stagger tank                      stagger a mirror's drives
     """
-    import re
-
     from ssdwear.assess import plan as plan_mod
     from ssdwear.drives.ratings import catalogue
     from ssdwear.model.units import parse_write_rate
 
     if stagger is not None:
-        if sources or host_writes or patterns or spare is not None:
-            raise UsageError("plan --stagger GROUP plans replacements in a group: give it without --from, "
-                             "--host-writes, --candidate or --spare")
-        sys.exit(_stagger(app, stagger, fmt))
+        sys.exit(_stagger(app, stagger, fmt, bool(sources or host_writes or patterns or spare is not None)))
     if bool(sources) == bool(host_writes):
         raise UsageError("plan needs the workload: --from DEVICE|SERIAL|FILE (measured) or --host-writes RATE "
                          "(given), one of the two")
-    for pattern in patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise UsageError(f"--candidate '{pattern}' is not a regular expression: {exc}") from None
+    _check_patterns(patterns)
     measured: list[plan_mod.Measured] = []
     if host_writes:
         try:
