@@ -128,6 +128,7 @@ _ssdwear() {
             --candidate) return ;;
             --years) return ;;
             --spare) return ;;
+            --stagger) return ;;
             -d|--type) return ;;
             --represents) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
@@ -139,7 +140,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         report)
             case "$prev" in
@@ -154,7 +155,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         retire-check)
             case "$prev" in

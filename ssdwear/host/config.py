@@ -65,6 +65,7 @@ class Config:
     represents_minutes: float | None = None
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     record: bool = False  # `report` also stores samples (as --record)
+    groups: bool = False  # `report` and `sample`'s textfile also give the redundancy groups (as report --groups)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
     notify: NotifySettings | None = None  # `notify:`: the rules and channels; None: sample does not notify
@@ -80,7 +81,7 @@ class Config:
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
               "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog",
-              "notify")
+              "notify", "groups")
 
 
 def load(paths: Sequence[Path], required: Path | None = None) -> Config:
@@ -164,7 +165,7 @@ def _merge(config: Config, path: Path, text: str) -> Config:
             updates[key] = reader.convert(value, key, parse_seconds)
         elif key == "workers":
             updates[key] = int(reader.number(value, key, WORKERS, integer=True))
-        elif key in ("wake", "record"):
+        elif key in ("wake", "record", "groups"):
             updates[key] = reader.boolean(value, key)
         elif key == "devices":
             updates[key] = tuple(reader.device(item, f"devices[{i}]") for i, item in

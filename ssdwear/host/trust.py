@@ -5,8 +5,8 @@ OpenSSH (StrictModes) and sudo apply to their own files: a file whose contents d
 where root writes must be owned by root and writable by nobody else, and so must every directory above it
 (a directory others can write lets them swap the file, unless its sticky bit stops them) and every symbolic
 link on the way (its owner can replace it). The files this covers: configuration files (they name the
-smartctl binary and the history database), the smartctl and nvme-cli binaries, the drive databases passed to
-smartctl, and the history database.
+smartctl binary and the history database), the smartctl and nvme-cli binaries (and the storage tools asked about
+redundancy groups), the drive databases passed to smartctl, and the history database.
 
 The name is judged entry by entry as the kernel follows it, and then the descriptor that was opened: it must be
 a regular file that still has a name, the very file the name led to. A name that leads through /proc

@@ -8,15 +8,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
+from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, group_dict, rounded
 
 if TYPE_CHECKING:
     from datetime import datetime
 
     from ssdwear.assess.alerts import Transition
     from ssdwear.assess.plan import Candidate, Measured, PlanResult, Workload
+    from ssdwear.assess.stagger import Stagger
     from ssdwear.assess.status import StatusRow
     from ssdwear.assess.verdict import Verdict
+    from ssdwear.model.groups import Group
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
     from ssdwear.run.reset import StartResult
     from ssdwear.run.smartd import Imported
@@ -101,11 +103,16 @@ def drive_list_csv(drives: Sequence[StoredDrive]) -> str:
 # The commands' documents (the keys after the envelope)
 
 
-def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = ()) -> Doc:
-    """`report`, `analyze` (and `measure`): the drives, then the RAID volumes met (not drives)."""
-    return {"drives": [drive_dict(r) for r in reports],
-            "raid_volumes": [dict(device=v.device, controller=v.controller, drives=list(v.drives), note=v.note)
-                             for v in volumes]}
+def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = (),
+               groups: Sequence[Group] | None = None) -> Doc:
+    """`report`, `analyze` (and `measure`): the drives, then the RAID volumes met (not drives); with `report
+    --groups` the redundancy groups beside them."""
+    doc: Doc = {"drives": [drive_dict(r) for r in reports],
+                "raid_volumes": [dict(device=v.device, controller=v.controller, drives=list(v.drives), note=v.note)
+                                 for v in volumes]}
+    if groups is not None:
+        doc["groups"] = [group_dict(g) for g in groups]
+    return doc
 
 
 def status_doc(rows: Sequence[StatusRow]) -> Doc:
@@ -283,3 +290,25 @@ def event_doc(t: Transition) -> Doc:
             "since": _when(t.first_fired), "drive": drive, "group": group, "used_percent": used,
             "wears_out_date": dates[0], "wears_out_date_low": dates[1], "verdict": verdict, "source": t.source,
             "message": t.message}
+
+
+def stagger_doc(plan: Stagger) -> Doc:
+    """`plan --stagger GROUP`: the group, whether a schedule fits, and each member's step (docs/json.md)."""
+    from ssdwear.assess.stagger import quarter, quarter_text
+
+    g = plan.group
+    schedule: list[Doc] = []
+    for s in plan.steps:
+        r = s.member.report
+        schedule.append({
+            "member": s.member.member, "device": None if r is None else r.where,
+            "serial": None if r is None else r.serial, "model": None if r is None else r.model,
+            "wears_out_date_low": _day(s.wears_out_low_at),
+            "quarter": None if s.wears_out_low_at is None else quarter_text(quarter(s.wears_out_low_at)),
+            "action": "replace" if s.replace else "keep",
+            "replace_from": _day(s.replace_from), "replace_by": _day(s.replace_by),
+            "new_wears_out_date_low": _day(s.new_wears_out_low_at),
+            "new_quarter": None if s.new_wears_out_low_at is None else quarter_text(quarter(s.new_wears_out_low_at)),
+            "rebuild_percent": rounded(s.rebuild_percent, 4), "rebuild_basis": s.rebuild_basis or None})
+    return {"group": {"name": g.name, "kind": g.kind, "level": g.level, "tolerates": g.tolerates},
+            "fits": plan.fits, "schedule": schedule, "notes": list(plan.notes)}

@@ -14,6 +14,8 @@ from .layout import grid, labelled, paragraph, tables_wanted
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
+    from ssdwear.assess.stagger import Stagger
+
 
 def fmt_range(central: float | None, low: float | None, high: float | None) -> str:
     """Plan's years: '18.7 (17.5-20.0)'; '≥ 11.7' when no wear was seen (no upper bound); '0.1-1.2' over a range
@@ -153,4 +155,50 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
     for note, names in by_note.items():
         who = ", ".join(names) if len(names) <= 3 else f"{len(names)} candidates ({', '.join(names[:2])}, ...)"
         parts += paragraph(f"{who}: {note}", columns, "dim")
+    return Group(*parts)
+
+
+def stagger_view(plan: Stagger, columns: int) -> RenderableType:
+    """`plan --stagger`: the group, then one row per member: its pessimistic wear-out date and quarter, and keep or
+    replace (the window, and the new drive's date and quarter)."""
+    from ssdwear.assess.stagger import quarter, quarter_text
+
+    g = plan.group
+    head = (f"{g.name} ({g.kind} {g.level}, tolerates {'?' if g.tolerates is None else g.tolerates}): replacements so "
+            "that no two members' pessimistic wear-out dates fall in one quarter; a new drive wears as its member "
+            "did, after a rebuild that writes its whole capacity.")
+    rows = []
+    for s in plan.steps:
+        r = s.member.report
+        when = "-" if s.wears_out_low_at is None else f"{s.wears_out_low_at:%Y-%m-%d}"
+        q = "-" if s.wears_out_low_at is None else quarter_text(quarter(s.wears_out_low_at))
+        if not s.replace:
+            action = "keep"
+        elif s.replace_by is None:
+            action = "replace: no free quarter within reach"
+        else:
+            new = ("no end in sight" if s.new_wears_out_low_at is None else
+                   f"{s.new_wears_out_low_at:%Y-%m} ({quarter_text(quarter(s.new_wears_out_low_at))})")
+            action = f"replace between {s.replace_from:%Y-%m-%d} and {s.replace_by:%Y-%m-%d}: its new drive wears " \
+                f"out by {new}"
+        who = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else s.member.member
+        rows.append((who, when, q, action))
+    parts: list[RenderableType] = [*paragraph(head, columns)]
+    table = grid((("Member", "left"), ("Wears out (pessimistic)", "right"), ("Quarter", "left"), ("Plan", "left")),
+                 rows, columns) if tables_wanted() else None
+    if table is not None:
+        parts.append(table)
+    else:
+        for who, when, q, action in rows:
+            parts += labelled("member", f"{who}: wears out {when} ({q}); {action}", columns)
+    rebuilds = sorted({f"{s.rebuild_percent:.2g} % of its rated wear ({s.rebuild_basis})" if s.rebuild_percent
+                       is not None else s.rebuild_basis for s in plan.steps if s.replace})
+    notes = [*(f"rebuild: {said}" for said in rebuilds), *plan.notes]
+    if not plan.fits:
+        notes.append("no schedule fits: the members' remaining life cannot spread their new drives over free "
+                     "quarters; replace several now, or with drives of more endurance")
+    for note in notes:
+        parts += paragraph(note, columns, "dim")
+    from rich.console import Group
+
     return Group(*parts)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ssdwear.assess.verdict import Verdict
+    from ssdwear.model.groups import Group
 
 
 def intervalwords(p: Projection) -> str:
@@ -199,9 +200,10 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
 
 
 def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[RaidVolume] = (),
-                tables: bool = True) -> RenderableType:
+                tables: bool = True, groups: Sequence[Group] | None = None) -> RenderableType:
     """The report for people: the table when it fits in `columns`, else one block per drive; the lines about
-    each drive; RAID volumes and the drives that could not be read, each in a section of their own."""
+    each drive; with `groups` (report --groups) the redundancy groups under them; RAID volumes and the drives that
+    could not be read, each in a section of their own."""
     from rich.console import Group
     from rich.text import Text
 
@@ -220,6 +222,10 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         else:
             parts += _blocks(readable, columns)
         parts += paragraph(key, columns, "dim") if (key := legend(readable, table is not None)) else []
+    if groups is not None:
+        from .groups import groups_view
+
+        parts += groups_view(groups, columns, tables)
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:

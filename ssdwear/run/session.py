@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
+    from .groups import Tools
     from .smartd import LogReadings
 
 Target = tuple[str, str | None]  # a device and the -d type it is read with
@@ -162,9 +163,12 @@ class Session:
     # the scan already made (the one that chose this machine over --fallback-replay): devices() does not repeat it
     scanned: Sequence[ScanEntry] | None = None
     attrlog_places: tuple[str, ...] = ()  # where smartd's attribute logs are read (host/smartd.py); () for none
+    # the storage tools that describe redundancy groups (run/groups.py), found on first use
+    tools_factory: Callable[[], Tools] | None = None
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
     _runner: Runner | None = None
+    _tools: Tools | None = None
     _nvme_reader: Runner | None = None
     _store: Store | None = None
     _store_writes: bool = False  # the open store may be written (created, upgraded)
@@ -178,6 +182,14 @@ class Session:
         if self._runner is None:
             self._runner = self.runner_factory()
         return self._runner
+
+    def tools(self) -> Tools:
+        """The storage tools' runners (run/groups.py), looked up once."""
+        if self._tools is None:
+            from .groups import Tools
+
+            self._tools = self.tools_factory() if self.tools_factory is not None else Tools({})
+        return self._tools
 
     def nvme_runner(self) -> Runner:
         """nvme-cli's runner (for the NVMe timer reset only)."""

@@ -53,3 +53,11 @@ ls -A /var/lib/ssdwear > "$SSDWEAR_VM_OUT/fresh.txt"
     assert (out / "python.txt").read_text().strip() == sys.version
     assert (out / "fresh.txt").read_text() == ""
     assert result.seconds < 240
+
+
+def test_only_modules_the_image_holds_can_be_asked_for(tmp_path: Path) -> None:
+    """run_vm(modules=...) loads on-demand modules (md, dm, btrfs: qemuvm.POOL_MODULES); any other is refused
+    before anything is built or booted."""
+    assert {"md_mod", "raid1", "dm_crypt", "btrfs"} <= set(qemuvm.POOL_MODULES)
+    with pytest.raises(ValueError, match=r"modules \['zfs'\] are not in the image"):
+        qemuvm.run_vm([qemuvm.Drive.nvme("N1")], "true", modules=["zfs"], workdir=tmp_path)

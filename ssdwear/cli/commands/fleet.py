@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 if TYPE_CHECKING:
     from ssdwear.host.notify_config import NotifySettings
+    from ssdwear.model.groups import Group
     from ssdwear.model.records import DriveReport
     from ssdwear.run.session import Assessed, Session
 
@@ -80,8 +81,13 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
         assessed = session.assess(session.read(targets))
         # Written before the samples are stored (monitoring goes on when the database is broken); a textfile that
         # cannot be written never stops the samples.
+        groups: tuple[Group, ...] = ()
+        if directory and session.config.groups:  # the groups' metrics too (config groups: true)
+            from ssdwear.run.groups import find_groups
+
+            groups = find_groups(session, assessed)
         textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), assessed.reports,
-                                                                  app.clock().timestamp())
+                                                                  app.clock().timestamp(), groups)
         textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
         unstored = [] if textfile_only else session.remember(assessed)
         for device, why in unstored:
@@ -120,8 +126,10 @@ def _notify(app: App, session: Session, settings: NotifySettings, assessed: Asse
     return notify_after(app, session, assessed, settings, complete=complete)
 
 
-def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float) -> bool:
-    """DIR/ssdwear.prom; False (with one warning) when it cannot be written."""
+def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float,
+                    groups: Sequence[Group] = ()) -> bool:
+    """DIR/ssdwear.prom (with the redundancy groups' metrics, where asked for); False (with one warning) when it
+    cannot be written."""
     from ssdwear.render.prometheus import exposition, write_textfile
 
     if not directory.is_dir():
@@ -130,7 +138,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
                      "drop --textfile / textfile_dir); the samples are stored")
         return False
     try:
-        write_textfile(directory, exposition(reports, now))
+        write_textfile(directory, exposition(reports, now, groups))
     except OSError as exc:
         session.warn(f"textfile not written: {directory}/ssdwear.prom: {exc.strerror or exc}; the samples are stored")
         return False

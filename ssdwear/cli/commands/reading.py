@@ -44,17 +44,23 @@ if TYPE_CHECKING:
 @represents_option
 @click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
               "by default report only reads the history. Config: record: true.")
+@click.option("--groups", "groups_wanted", is_flag=True,
+              help="Also the redundancy groups the drives belong to (ZFS vdevs, md arrays, LVM raid LVs, btrfs): "
+                   "when each loses its redundancy, and whether its drives wear in lockstep. Config: groups: true.")
 @format_option((*FORMATS, "prometheus"))
 def report(app: App, devices: tuple[str, ...], device_type: str | None, represents: float | None,
-           record: bool, fmt: str) -> None:
+           record: bool, groups_wanted: bool, fmt: str) -> None:
     """Wear used, the measured window, rate and years left.
 
-    Reads every drive smartctl finds (or the DEVICEs named) and reports each.
+    Reads every drive smartctl finds (or the DEVICEs named) and reports each; with --groups also the
+    mirrors, RAID arrays and pools they belong to (zpool, mdadm, lvm, btrfs and lsblk, where installed,
+    asked read-only).
 
     \b
     Examples:
       ssdwear report                        every drive smartctl finds
       ssdwear report /dev/sda --represents 1d --format json
+      ssdwear report --groups               and the mirrors and pools they are in
     """
     if fmt == "prometheus" and app.fallback_replay:
         raise UsageError("--fallback-replay is refused with --format prometheus: monitoring reads an exposition as "
@@ -69,7 +75,12 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
             raise no_drives(session)
         assessed = session.assess(session.read(targets))
         unstored = session.remember(assessed) if record or session.config.record else []
-        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
+        groups = None
+        if groups_wanted or session.config.groups:
+            from ssdwear.run.groups import find_groups
+
+            groups = find_groups(session, assessed)
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups)
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, fmt)
