@@ -2,8 +2,9 @@
 
 Two entry points:
 
-* :func:`parse_output` reads what one ``smartctl`` call printed (``-a``/``-x`` text of any version from 6.x to
-  7.5, Windows CRLF and Latin-1 captures included, or ``--json`` output) and returns one ``Snapshot``.
+* :func:`parse_output` reads what one ``smartctl`` call printed (``-a``/``-x`` text of any release from 5.0.11
+  to the current source, each layout pinned by fixtures/formats; Windows CRLF and Latin-1 captures included; or
+  ``--json`` output) and returns one ``Snapshot``.
 * :func:`parse_scan` reads ``smartctl --scan-open`` (text or ``--json=c``) and returns
   ``(device, -d type)`` pairs (:func:`parse_scan_entries`: with the open errors too).
 

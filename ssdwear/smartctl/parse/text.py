@@ -1,4 +1,5 @@
-"""Read smartctl's text output (``-a``, ``-x`` and their parts; smartctl 6.x to 7.5) into a Builder.
+"""Read smartctl's text output (``-a``, ``-x`` and their parts; smartctl 5.0.11 to the current source, every
+layout of a line it reads pinned by fixtures/formats) into a Builder.
 
 One pass over the lines. Each stripped, non-blank line is, in this order:
 
@@ -38,12 +39,20 @@ from .values import (
     text_wwn,
 )
 
-_BANNER_RE = re.compile(r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9A-Za-z.+-]*)\s+(?:[0-9]{4}-|\[|r[0-9])")
+# 'smartctl 7.3 2022-02-28 r5338 [...]' (5.39 on), 'smartctl version 5.38 [i686-pc-linux-gnu] Copyright ...'
+# (5.33-5.38), 'smartctl version 5.0-11 Copyright (C) 2002 Bruce Allen' (5.0.11-5.31: no platform)
+_BANNER_RE = re.compile(
+    r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9A-Za-z.+-]*)\s+(?:[0-9]{4}-|\[|r[0-9]|Copyright\b)"
+)
 _POWER_ON_TIME_RE = re.compile(
     r"Accumulated power on time, hours:minutes\s+([0-9][0-9,.'’\u202f\u00a0]*):([0-9]{1,2})(?![0-9])"
 )
 _DEVSTAT_TABLE_RE = re.compile(r"Device Statistics \((?:GP|SMART|GP/SMART) Log 0x04\)")
 _DEVSTAT_FAILED_RE = re.compile(r"Read Device Statistics .*failed")
+# SCSI identity before 5.41 (smartmontools scsiprint.c `Device: %s %s Version: %s`): an 8-byte vendor, a 16-byte
+# product, the revision; the loose form for INQUIRY strings that are not padded to their widths
+_SCSI_DEVICE_RE = re.compile(r"(.{8}) (.{16}) Version: *(\S*)")
+_SCSI_DEVICE_LOOSE_RE = re.compile(r"(\S+)\s+(\S.*?)\s+Version:\s*(\S*)")
 _NAMESPACE_KEY_RE = re.compile(r"namespace [0-9]+ (size/capacity|formatted lba size)")
 _MESSAGE_RE = re.compile(
     r"(?:Smartctl open device: .*"
@@ -144,7 +153,8 @@ def _start_of(p: TextParser, m: re.Match[str]) -> bool:
 
 
 def _banner(p: TextParser, m: re.Match[str]) -> bool:
-    """'smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.15.0] (local build)': the first one gives the version."""
+    """'smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.15.0] (local build)' and the older forms of _BANNER_RE: the
+    first one gives the version, as printed ('5.0-11' is release 5.0.11)."""
     if p.banner:
         return False
     p.banner = True
@@ -153,7 +163,9 @@ def _banner(p: TextParser, m: re.Match[str]) -> bool:
 
 
 def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
-    """SCSI 'Accumulated power on time, hours:minutes 12,345:07' (grouped in some locales)."""
+    """SCSI 'Accumulated power on time, hours:minutes 12,345:07' (grouped in some locales; a SCSI-only line, in the
+    background scan log from 5.37 and in -A from 7.2)."""
+    p.scsi_marker = True
     pm = _POWER_ON_TIME_RE.match(m.string)
     if pm is not None and p.poh_scsi is None:
         hours = grouped_int(pm.group(1))
@@ -203,8 +215,9 @@ def _log_row(p: TextParser, s: str) -> bool:
 
 
 def _errlog_line(p: TextParser, s: str) -> bool:
-    """A row of the SCSI error counter log ('read: ...'), or one of the three header lines (they have no ':')."""
-    return errlog_row(p.scsi_gb, p.scsi_unc, s) or ":" not in s
+    """A row of the SCSI error counter log ('read: ...'), or one of the three header lines (they have no ':', but
+    for 5.1.10-5.32's 'delay:       [rereads/ ...')."""
+    return errlog_row(p.scsi_gb, p.scsi_unc, s) or ":" not in s or s.startswith("delay:")
 
 
 # Every section the reader knows, one entry each. The three with table=False are one line long.
@@ -415,6 +428,22 @@ class TextParser:
         elif word.startswith("FAILED"):
             self.b.smart_passed = False
 
+    def _scsi_device(self, v: str) -> None:
+        """smartctl before 5.41: 'Device: VENDOR   PRODUCT          Version: REV', the INQUIRY fields as they are."""
+        m = _SCSI_DEVICE_RE.fullmatch(v.strip(" ")) or _SCSI_DEVICE_LOOSE_RE.fullmatch(v.strip())
+        if m is None:
+            return
+        self.scsi_marker = True
+        self._vendor(m.group(1))
+        self._product(m.group(2))
+        self._firmware(m.group(3))
+
+    def _scsi_sense(self, v: str) -> None:
+        """smartctl 5.1.10-5.1.12: 'SMART Sense: Ok!' (else the sense text and its asc/ascq)."""
+        self.scsi_marker = True
+        if v.strip():
+            self.b.smart_passed = v.strip().upper() == "OK!"
+
     def _scsi_health(self, v: str) -> None:
         self.scsi_marker = True
         word = v.strip()
@@ -428,6 +457,7 @@ class TextParser:
             self.b.scsi.setdefault("percentage_used", n)
 
     def _grown_defects(self, v: str) -> None:
+        self.scsi_marker = True
         n = grouped_int(v)
         if n is not None:
             self.b.scsi.setdefault("grown_defects", n)
@@ -452,7 +482,7 @@ class TextParser:
         b = self.b
         if "nvme" in self.seen or self.model_number:
             b.interface = "nvme"
-        elif self.device_model or b.attributes:
+        elif self.device_model or b.attributes or b.devstats:  # Device Statistics are ATA's
             b.interface = "ata"
         elif self.scsi_marker or "errlog" in self.seen:
             b.interface = "scsi"
@@ -536,7 +566,10 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "smart support is": TextParser._smart_support,
     "smart overall-health self-assessment test result": TextParser._ata_health,
     "smart health status": TextParser._scsi_health,
+    "smart sense": TextParser._scsi_sense,
+    "device": TextParser._scsi_device,
     "percentage used endurance indicator": TextParser._scsi_percentage,
+    "ss media used endurance indicator": TextParser._scsi_percentage,  # smartctl 5.42-6.2's name of it
     "elements in grown defect list": TextParser._grown_defects,
     "transport protocol": TextParser._scsi_marker,
     "physical block size": TextParser._scsi_marker,
