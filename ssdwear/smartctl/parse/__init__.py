@@ -14,8 +14,9 @@ expression is compiled once at import, and text is parsed in one pass over its l
 
 Modules: ``values`` (decoding, numbers, identifiers, times: the values read from untrusted text), ``builder``
 (the snapshot builder both readers fill, with the range checks and power-on-hours rules), ``text`` and
-``text_tables`` (smartctl's text output: the section table and the table rows), ``json_reader`` (JSON output, in
-parts), ``scan`` (``--scan-open``).
+``text_tables`` (smartctl's text output: the section table and the table rows), ``text_words`` (the fixed words and
+line forms of its releases the text reader matches), ``json_reader`` (JSON output, in parts), ``scan``
+(``--scan-open``).
 """
 
 from __future__ import annotations

@@ -25,6 +25,16 @@ from ssdwear.model.errors import ParseError
 from . import nvmelog
 from .builder import Builder
 from .text_tables import attribute_row, devstat_row, errlog_row
+from .text_words import (
+    ATA_DEVICE_5_0_RE,
+    ATTR_TABLE_5_0_RE,
+    MESSAGE_RE,
+    NVME_KEYS,
+    SCSI_DEVICE_LOOSE_RE,
+    SCSI_DEVICE_RE,
+    SMART_5_0_RE,
+    SMARTCTL_ERROR_PREFIXES,
+)
 from .values import (
     HINT_TEXT,
     attr9_hours,
@@ -49,59 +59,7 @@ _POWER_ON_TIME_RE = re.compile(
 )
 _DEVSTAT_TABLE_RE = re.compile(r"Device Statistics \((?:GP|SMART|GP/SMART) Log 0x04\)")
 _DEVSTAT_FAILED_RE = re.compile(r"Read Device Statistics .*failed")
-# SCSI identity before 5.41 (smartmontools scsiprint.c `Device: %s %s Version: %s`): an 8-byte vendor, a 16-byte
-# product, the revision; the loose form for INQUIRY strings that are not padded to their widths
-_SCSI_DEVICE_RE = re.compile(r"(.{8}) (.{16}) Version: *(\S*)")
-_SCSI_DEVICE_LOOSE_RE = re.compile(r"(\S+)\s+(\S.*?)\s+Version:\s*(\S*)")
 _NAMESPACE_KEY_RE = re.compile(r"namespace [0-9]+ (size/capacity|formatted lba size)")
-_MESSAGE_RE = re.compile(
-    r"(?:Smartctl open device: .*"
-    r"|Smartctl: .*"
-    r"|Device is in .* mode.*"
-    r"|=+> .*"
-    r"|Read Device Identity failed.*"
-    r"|A mandatory SMART command failed.*"
-    r"|SMART support is:\s*Unavailable.*"
-    r"|SMART Disabled\..*"
-    r"|SMART Status not supported.*"
-    r"|SMART Status command failed.*"
-    r"|Warning: .*"
-    r"|Read \S.* failed.*"
-    r"|Please specify device type.*"
-    r"|/dev/\S+: (?:Unknown|Unable|Unsupported|Device).*"
-    r"|Terminate command early.*"
-    r"|No such device.*"
-    r"|Permission denied.*"
-    r"|Device open changed type.*"
-    r")"
-)
-
-# Error lines only smartctl prints: enough to recognise its output even without the banner.
-_SMARTCTL_ERROR_PREFIXES = (
-    "Smartctl open device:",
-    "Smartctl: ",
-    "Device is in ",
-    "=======> ",
-    "Read Device Identity failed",
-    "A mandatory SMART command failed",
-)
-# NVMe SMART/Health log lines: key (lower case, single spaces) -> NvmeHealth field.
-NVME_KEYS = {
-    "critical warning": "critical_warning",
-    "temperature": "temperature_celsius",
-    "available spare": "available_spare",
-    "available spare threshold": "available_spare_threshold",
-    "percentage used": "percentage_used",
-    "data units read": "data_units_read",
-    "data units written": "data_units_written",
-    "host read commands": "host_read_commands",
-    "host write commands": "host_write_commands",
-    "power cycles": "power_cycles",
-    "power on hours": "power_on_hours",
-    "unsafe shutdowns": "unsafe_shutdowns",
-    "media and data integrity errors": "media_errors",
-    "error information log entries": "error_log_entries",
-}
 _NVME_CORE = ("percentage_used", "data_units_written", "power_on_hours", "available_spare")
 # SCSI error counter log rows: row name -> ScsiHealth field of its 'Gigabytes processed' column.
 SCSI_ERRLOG_BYTES = {"read": "bytes_read", "write": "bytes_written"}
@@ -226,6 +184,8 @@ SECTIONS = (
     Section("banner", _BANNER_RE, _banner, table=False),
     Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
+    Section("attributes", ATTR_TABLE_5_0_RE, rows=_attribute_line,  # smartctl 5.0-5.0.10's table
+            cut_note="output ends inside the SMART attribute table (truncated?)"),
     Section("devstats", re.compile(r"Device Statistics \("), _devstat_header, rows=_devstat_line, through_blanks=True,
             cut_note="output ends inside the Device Statistics table (truncated?)"),
     # 'SMART/Health Information (NVMe Log 0x02)': its 'Key: value' lines are read with NVME_KEYS
@@ -308,14 +268,15 @@ class TextParser:
     def _other_line(self, s: str) -> None:
         """A line that is neither a table row nor a section header: a smartctl message or a 'Key: value'."""
         b = self.b
-        if _MESSAGE_RE.match(s) is not None:
+        if MESSAGE_RE.match(s) is not None:
             b.add_message(s)
-            if s.startswith(_SMARTCTL_ERROR_PREFIXES):
+            if s.startswith(SMARTCTL_ERROR_PREFIXES):
                 self.smartctl_error = True
             if not s.startswith("SMART support is"):
                 return
         key, sep, value = s.partition(":")
         if not sep:
+            self._smart_5_0(s)
             return
         k = " ".join(key.split()).lower()
         handler = _KEYS.get(k)
@@ -428,15 +389,27 @@ class TextParser:
         elif word.startswith("FAILED"):
             self.b.smart_passed = False
 
-    def _scsi_device(self, v: str) -> None:
-        """smartctl before 5.41: 'Device: VENDOR   PRODUCT          Version: REV', the INQUIRY fields as they are."""
-        m = _SCSI_DEVICE_RE.fullmatch(v.strip(" ")) or _SCSI_DEVICE_LOOSE_RE.fullmatch(v.strip())
+    def _device(self, v: str) -> None:
+        """'Device:' of smartctl 5.0-5.0.7 for ATA ('Device: MODEL  Supports ATA Version 7'), of 5.0-5.40 for SCSI
+        ('Device: VENDOR   PRODUCT          Version: REV', the INQUIRY fields as they are)."""
+        ata = ATA_DEVICE_5_0_RE.fullmatch(v.strip())
+        if ata is not None:
+            self._device_model(ata.group(1))
+            return
+        m = SCSI_DEVICE_RE.fullmatch(v.strip(" ")) or SCSI_DEVICE_LOOSE_RE.fullmatch(v.strip())
         if m is None:
             return
         self.scsi_marker = True
         self._vendor(m.group(1))
         self._product(m.group(2))
         self._firmware(m.group(3))
+
+    def _smart_5_0(self, s: str) -> None:
+        """smartctl 5.0-5.0.7: 'Drive supports S.M.A.R.T. and is enabled' (or disabled; or does not support it)."""
+        m = SMART_5_0_RE.fullmatch(s)
+        if m is not None:
+            self.b.smart_available = m.group(1) is not None
+            self.b.smart_enabled = m.group(1) == "enabled" if m.group(1) else None
 
     def _scsi_sense(self, v: str) -> None:
         """smartctl 5.1.10-5.1.12: 'SMART Sense: Ok!' (else the sense text and its asc/ascq)."""
@@ -567,7 +540,7 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "smart overall-health self-assessment test result": TextParser._ata_health,
     "smart health status": TextParser._scsi_health,
     "smart sense": TextParser._scsi_sense,
-    "device": TextParser._scsi_device,
+    "device": TextParser._device,
     "percentage used endurance indicator": TextParser._scsi_percentage,
     "ss media used endurance indicator": TextParser._scsi_percentage,  # smartctl 5.42-6.2's name of it
     "elements in grown defect list": TextParser._grown_defects,

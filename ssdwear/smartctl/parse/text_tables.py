@@ -28,6 +28,10 @@ _ATTR_OLD_RE = re.compile(
 )
 # Device Statistics, 6.4 on: `0x01  0x010  4   12345  ---  Power-on Hours`, flags N(ormalized) D(SN) C(ondition)
 # and '+' for reserved ones; the current source adds an informal ' [50.5 TB]' after some names
+# smartctl 5.0-5.0.10: `(  9)Power On Hours          0x0032   100   100   000       12345`, names with blanks
+_ATTR_5_0_RE = re.compile(
+    r"\(\s*([0-9]{1,3})\)(\S.*?)\s+0x([0-9a-fA-F]{4})\s+([0-9]{1,3})\s+([0-9]{1,3})\s+([0-9]{1,3})\s+(\S.*)"
+)
 _DEVSTAT_RE = re.compile(r"0x([0-9a-fA-F]{2})\s+0x([0-9a-fA-F]{3})\s+[0-9]+\s+(-?[0-9]+|-)\s+([A-Z-]{3}\+?)\s+(\S.*)")
 # 5.42-6.3: `  1  0x010  4            12345  Power-on Hours`: decimal page, '+' after the size for unknown flags,
 # '~' after a normalized value (smartmontools ataprint.cpp `%3d  0x%03x  %d%c %15s%c %s`)
@@ -51,13 +55,15 @@ def attribute_row(b: Builder, s: str) -> bool:
         aid, name, flags, value, worst, thresh, fail, raw = m.groups()
         prefail = flags[0] == "P"
         when_failed = _FAIL_TEXT.get(fail, "")
-    else:
-        m = _ATTR_OLD_RE.fullmatch(s)
-        if m is None:
-            return False
+    elif (m := _ATTR_OLD_RE.fullmatch(s)) is not None:
         aid, name, value, worst, thresh, kind, fail, raw = m.groups()
         prefail = kind == "Pre-fail"
         when_failed = "" if fail == "-" else fail
+    elif (m := _ATTR_5_0_RE.fullmatch(s)) is not None:  # no TYPE, no WHEN_FAILED: the flags say pre-fail
+        aid, spaced, flags_hex, value, worst, thresh, raw = m.groups()
+        name, prefail, when_failed = "_".join(spaced.split()), bool(int(flags_hex, 16) & 1), ""
+    else:
+        return False
     attr_id = int(aid)
     if not 0 < attr_id < 256:
         return False
