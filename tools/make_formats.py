@@ -73,9 +73,11 @@ def _top_readme() -> str:
         "JSON reads) a folder is a machine `--replay` can read, with what the release answers to `--json` when it "
         "has none (`=======> UNRECOGNIZED OPTION: json=c`, exit status 1).",
         "",
-        "Not in the matrix: smartctl 5.0 to 5.0.10 (October 2002) printed neither a banner nor a section header, "
-        "so nothing in their output says it is smartctl's (ssdwear refuses it as 'not smartctl output'); `-f hex` "
-        "attribute tables (5.43 on), which ssdwear never asks for; the lines ssdwear does not read.",
+        "smartctl 5.0 (2002-10-10) printed no banner and no section header: its `-i` says nothing that is "
+        "smartctl's own, and ssdwear refuses it ('not smartctl output', ata-info/5.0); its attribute table it knows "
+        "by the table's header (ata-attributes/5.0). Not in the "
+        "matrix: `-f hex` attribute tables (5.43 on), which ssdwear never asks for; the lines ssdwear does not read; "
+        "the messages JSON carries (`smartctl.messages`, the same since 7.0).",
         "",
         "To add a release: read what it changed (its NEWS entry, `git log -S'TEXT' RELEASE_A..RELEASE_B -- FILE` "
         "on the lines an output prints), add it to `tools/formats/releases.py` (tag, commit, date, SVN revision, "

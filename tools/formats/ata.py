@@ -18,8 +18,20 @@ def _identify_string(text: str, width: int, r: Release) -> str:
     return text.ljust(width) if not r.at_least("5.38") else text
 
 
+def _info_5_0(r: Release, a: Ata) -> str:
+    """5.0-5.0.10: no section header; the IDENTIFY fields as the kernel gives them (blank-padded, `%.40s`)."""
+    if not r.at_least("5.0.8"):
+        return (f"Device: {a.model:<40}  Supports ATA Version 7\nSerial Number:    {a.serial:<20}\n"
+                f"Firmware Version: {a.firmware:<8}\nATA minor number (version support) 0x18\n"
+                "Drive supports S.M.A.R.T. and is enabled\n")
+    return (f"Device Model:     {a.model:<40}\nSerial Number:    {a.serial:<20}\nFirmware Version: {a.firmware:<8}\n"
+            "ATA Version is:   7\nATA Standard is:  ATA/ATAPI-7 T13 1532D revision 1\nSMART support is: Enabled\n\n")
+
+
 def info_lines(r: Release, a: Ata = ATA) -> str:
     """The information section's lines ssdwear reads, in the order the release prints them."""
+    if not r.at_least("5.0.11"):
+        return _info_5_0(r, a)
     out = [INFO_HEADER]
     if r.at_least("5.36") and a.family:
         out.append(f"Model Family:     {a.family}\n")
@@ -54,6 +66,13 @@ def info(r: Release) -> str:
 
 
 INFO_CITES = {
+    "5.0": [Cite("5.0", "sm5/ataprint.c", 24, 'printf ("Device: %.40s  Supports ATA Version %i\\n", '),
+            Cite("5.0", "sm5/ataprint.c", 26, 'printf("Serial Number:    %.20s\\n",drive.serial_no);'),
+            Cite("5.0", "sm5/ataprint.c", 27, 'printf("Firmware Version: %.8s\\n",drive.fw_rev);'),
+            Cite("5.0", "sm5/ataprint.c", 686, 'printf ("Drive supports S.M.A.R.T. and is ");')],
+    "5.0.8": [Cite("5.0.8", "sm5/ataprint.c", 42, 'printf("Device Model:     %.40s\\n",drive.model);'),
+              Cite("5.0.8", "sm5/ataprint.c", 744, 'printf ("SMART support is: ");'),
+              Cite("5.0.8", "sm5/ataprint.c", 753, 'printf( "Enabled\\n\\n");')],
     "5.0.11": [Cite("5.0.11", "sm5/ataprint.c", 721, '"=== START OF INFORMATION SECTION ===\\n"'),
                Cite("5.0.11", "sm5/ataprint.c", 68, 'pout("Device Model:     ");'),
                Cite("5.0.11", "sm5/ataprint.c", 71, 'pout("Serial Number:    ");'),
@@ -107,12 +126,25 @@ def _brief_row(a: AtaAttr, raw: str) -> str:
     return f"{a.id:3d} {a.name:<24}{a.letters}{other}  {values}    {fail:<5}{raw}\n"
 
 
+def _table_5_0(rows: tuple[AtaAttr, ...], raws: dict[int, str]) -> str:
+    """5.0-5.0.10's table: `(ID)Name With Spaces`, the flags in hex, the three values, the raw value."""
+    out = ["Vendor Specific SMART Attributes with Thresholds:\nRevision Number: 1\n",
+           "Attribute                    Flag     Value Worst Threshold Raw Value\n"]
+    for a in rows:
+        name = a.name.replace("_", " ")
+        out.append(f"({a.id:3d}){name:<23} 0x{a.flags:04x}   {a.value:03d}   {a.worst:03d}   {a.thresh:03d}       "
+                   f"{raws.get(a.id, str(a.raw))}\n")
+    return "".join(out)
+
+
 def table(r: Release, rows: tuple[AtaAttr, ...], brief: bool = False, heading: bool = True,
           raw_of: dict[int, str] | None = None) -> str:
     """The attribute table: 'SMART Attributes Data Structure revision number', the header, a row per attribute,
     the brief format's legend, a blank line. `heading` False is the marginal/failed list -H prints (no revision
     lines); `raw_of` gives the RAW_VALUE strings of attributes printed in another raw format."""
     raws = raw_of or {}
+    if not r.at_least("5.0.11"):
+        return _table_5_0(rows, raws)
     out = []
     if heading:
         out += ["SMART Attributes Data Structure revision number: 1\n",
@@ -127,12 +159,19 @@ def table(r: Release, rows: tuple[AtaAttr, ...], brief: bool = False, heading: b
     return "".join(out)
 
 
+def _data_header(r: Release) -> str:
+    return DATA_HEADER if r.at_least("5.0.11") else ""
+
+
 def attributes(r: Release, brief: bool = False) -> str:
-    """`smartctl -A` (`-A -f brief`)."""
-    return banner(r) + DATA_HEADER + table(r, ATA.attributes, brief)
+    """`smartctl -A` (`-A -f brief`; 5.0: `-v`)."""
+    return banner(r) + _data_header(r) + table(r, ATA.attributes, brief)
 
 
 ATTRIBUTE_CITES = {
+    "5.0": [Cite("5.0", "sm5/ataprint.c", 291, "Attribute                    Flag     Value Worst Threshold Raw Value"),
+            Cite("5.0", "sm5/ataprint.c", 614, 'printf("(  9)Power On Hours         ");'),
+            Cite("5.0", "sm5/ataprint.c", 301, 'printf(" 0x%04x   %.3i   %.3i   %.3i       ", ')],
     "5.0.11": [Cite("5.0.11", "sm5/ataprint.c", 399,
                     "THRESH TYPE     WHEN_FAILED RAW_VALUE"),
                Cite("5.0.11", "sm5/ataprint.c", 413, 'pout("%-28s",attributename);'),
@@ -160,7 +199,9 @@ def health(r: Release) -> tuple[str, int]:
     """`smartctl -i -H`: the identity, then the health line. The drive's attribute 3 failed in the past, so a
     PASSED drive also gets the list of 'marginal' attributes (exit bit 5); 5.40's fixture shows the UNKNOWN! line
     that release added for a drive whose SMART status and attributes could not be read (exit bit 2)."""
-    head = banner(r) + info_lines(r) + DATA_HEADER
+    head = banner(r) + info_lines(r) + _data_header(r)
+    if not r.at_least("5.0.11"):  # ataPsuedoCheckSmart: failing prefail attributes, the line, a blank line
+        return head + "SMART overall-health self-assessment test result: PASSED\n\n", 0
     if r.name == "5.40":
         return head + ("SMART overall-health self-assessment test result: UNKNOWN!\n"
                        "SMART Status, Attributes and Thresholds cannot be read.\n\n"), 4
@@ -172,6 +213,8 @@ def health(r: Release) -> tuple[str, int]:
 
 
 HEALTH_CITES = {
+    "5.0.8": [Cite("5.0.8", "sm5/ataprint.c", 614, '"SMART overall-health self-assessment test result: PASSED\\n");'),
+              Cite("5.0.8", "sm5/ataprint.c", 829, 'ataPsuedoCheckSmart ( smartval , smartthres);')],
     "5.0.11": [Cite("5.0.11", "sm5/ataprint.c", 846, 'pout("=== START OF READ SMART DATA SECTION ===\\n");'),
                Cite("5.0.11", "sm5/ataprint.c", 871,
                     'pout("SMART overall-health self-assessment test result: PASSED\\n");'),
@@ -216,10 +259,11 @@ def power_on(r: Release, kind: str) -> str:
     name, raw = power_on_raw(kind)
     rows = tuple(AtaAttr(a.id, name, a.flags, a.value, a.worst, a.thresh, a.raw) if a.id == 9 else a
                  for a in ATA.attributes)
-    return banner(r) + DATA_HEADER + table(r, rows, raw_of={9: raw})
+    return banner(r) + _data_header(r) + table(r, rows, raw_of={9: raw})
 
 
 POWER_ON_CITES = {
+    "5.0.8": [Cite("5.0.8", "sm5/ataprint.c", 341, 'printf ("%llu h + %2llu m\\n",rawvalue/60,rawvalue%60);')],
     "5.0.11": [Cite("5.0.11", "sm5/ataprint.c", 433, 'pout ("%llu h + %2llu m\\n",rawvalue/60,rawvalue%60);')],
     "5.1.2": [Cite("5.1.2", "sm5/ataprint.c", 443, 'pout("%lluh+%02llum\\n", tmp1, tmp2);'),
               Cite("5.1.2", "sm5/atacmds.c", 831, 'name="Power_On_Minutes";')],

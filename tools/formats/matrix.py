@@ -150,8 +150,12 @@ _LIVE = ("on 5.39-6.6 also replayed as ssdwear reads a drive itself: `--json` re
 
 OUTPUTS = (
     Output("ata-info", "the ATA information section (`smartctl -i`)", f"{_TEXT}; {_LIVE}", {
-        "5.0.11": "the first release with the banner and section headers: Device Model, Serial Number, Firmware "
-                  "Version, SMART support (5.0 to 5.0.10 printed neither, see fixtures/formats/README.md)",
+        "5.0": "the first release: 'Device: MODEL  Supports ATA Version N', Serial Number, Firmware Version, 'Drive "
+               "supports S.M.A.R.T. and is enabled', and no banner (only with -p): nothing says the output is "
+               "smartctl's, and ssdwear refuses it",
+        "5.0.2": "the banner 'smartctl version 5.0-2 Copyright (C) 2002 Bruce Allen' on every run",
+        "5.0.8": "Device Model; 'SMART support is: Enabled'",
+        "5.0.11": "the section headers; 'SMART support is: Available - device has SMART capability.' and 'Enabled'",
         "5.1.1": "Local Time is, without a time zone (ctime)", "5.1.2": "Local Time is with the time zone",
         "5.19": "the banner's version as PACKAGE_VERSION ('5.19', not '5.1-18')",
         "5.33": "User Capacity (bytes, with thousands separators); the banner names the build host",
@@ -160,18 +164,23 @@ OUTPUTS = (
         "7.5": "no change to the lines ssdwear reads since 6.0", "current": "the banner's version 'pre-8.0-549'",
     }, ata.INFO_CITES, _ata_info),
     Output("ata-health", "the ATA health line (`smartctl -i -H`; 5.0: `-ic`)", _TEXT, {
-        "5.0.11": "SMART overall-health self-assessment test result: PASSED, and the marginal attributes",
+        "5.0.8": "the first 'SMART overall-health self-assessment test result: PASSED'",
+        "5.0.11": "the READ SMART DATA section; the marginal attributes after PASSED",
         "5.40": "UNKNOWN! when neither the status nor the attributes can be read",
         "7.5": "no change since 5.40", "current": "no change since 7.5",
     }, ata.HEALTH_CITES, _ata_health),
     Output("ata-attributes", "the ATA SMART attribute table (`smartctl -A`, `-A -f brief`; 5.0: `-v`)", _TEXT, {
-        "5.0.11": "the first table: ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE WHEN_FAILED RAW_VALUE",
+        "5.0": "the first table: 'Attribute Flag Value Worst Threshold Raw Value', names as '(  9)Power On Hours' "
+               "(and no banner: ssdwear knows the output by the table's header)",
+        "5.0.2": "the banner (the table is 5.0's)",
+        "5.0.11": "the table of today: ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE WHEN_FAILED RAW_VALUE",
         "5.1.14": "the UPDATED column (Always/Offline) after TYPE",
         "5.41": "`-f brief` (the format `-x` prints): FLAGS as letters, FAIL as -, NOW or Past",
         "7.5": "no change since 5.41", "current": "no change since 7.5",
     }, ata.ATTRIBUTE_CITES, _ata_attributes),
     Output("ata-power-on", "attribute 9's power-on time formats (`smartctl -A -v 9,FORMAT`; 5.0: `-vm`)", _TEXT, {
-        "5.0.11": "-m: minutes printed as 'H h + M m'", "5.1.2": "9,minutes: Power_On_Minutes as 'Hh+MMm'",
+        "5.0.8": "-m: minutes printed as 'H h + M m' (in 5.0's table)", "5.0.11": "-m in the table of 5.0.11",
+        "5.1.2": "9,minutes: Power_On_Minutes as 'Hh+MMm'",
         "5.1.8": "9,seconds: Power_On_Seconds as 'Hh+MMm+SSs'",
         "5.40": "9,msec24hour32: hours and milliseconds as 'Hh+MMm+SS.mmms'; 9,halfminutes as 'Hh+MMm'",
         "7.5": "no change since 5.40 (all four formats)", "current": "no change since 7.5 (all four formats)",

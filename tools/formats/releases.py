@@ -55,6 +55,9 @@ CURRENT_COMMIT = "f1d0da9ce840f9eac637bb89e11aa2980fa2419d"
 _LINUX_2_4 = "i686-pc-linux-gnu"
 _TABLE = (
     # name, version, commit, date, svn, platform
+    ("5.0", "5.0", "d901f4d73a21dfb234aa02746bd9157e99c049af", "2002-10-10", None, ""),
+    ("5.0.2", "5.0-2", "4c78ebd96ac65babbb5db20703f807945134aeec", "2002-10-11", None, ""),
+    ("5.0.8", "5.0-8", "2d198512233f259baccf438cd64ecaa9874a37bf", "2002-10-14", None, ""),
     ("5.0.11", "5.0-11", "163bf460492bb7a59fdd335f7a58c5ff4fb04322", "2002-10-24", None, ""),
     ("5.1.1", "5.1-1", "a25af72f3be4443358d279ab7828dd96e85d8046", "2003-01-12", None, ""),
     ("5.1.2", "5.1-2", "e2d9d2f5c505f8fd68ae90cfdef51e082598c0ef", "2003-01-16", None, ""),
@@ -90,7 +93,7 @@ RELEASES = {name: Release(name, version, ("RELEASE_" + name.replace(".", "_")) i
 # The copyright line of the banner, by the first release that printed it (5.39 on: lib/utility.cpp,
 # format_version_info; before: smartctl.c printslogan).
 _COPYRIGHT = (
-    ("5.0.11", "2002"), ("5.1.9", "2002-3"), ("5.27", "2002-4"), ("5.36", "2002-6"), ("5.38", "2002-8"),
+    ("5.0", "2002"), ("5.1.9", "2002-3"), ("5.27", "2002-4"), ("5.36", "2002-6"), ("5.38", "2002-8"),
     ("5.39", "2002-9 by Bruce Allen, http://smartmontools.sourceforge.net"),
     ("5.40", "2002-10 by Bruce Allen, http://smartmontools.sourceforge.net"),
     ("5.41", "2002-11 by Bruce Allen, http://smartmontools.sourceforge.net"),
@@ -118,17 +121,27 @@ def copyright_years(r: Release) -> str:
 
 
 def banner(r: Release) -> str:
-    """The lines every text output starts with, up to and including the blank line after them."""
+    """The lines every text output starts with, up to and including the blank line after them (5.0 printed them
+    for -p only: nothing)."""
+    if not r.at_least("5.0.2"):
+        return ""
     years = copyright_years(r)
     if r.at_least("5.39"):
         when = f"{r.date} r{r.svn}" if r.svn is not None else r.date
         return f"smartctl {r.version} {when} [{r.platform}] (local build)\nCopyright (C) {years}\n\n"
     host = f" [{r.platform}]" if r.at_least("5.33") else ""
-    return f"smartctl version {r.version}{host} Copyright (C) {years} Bruce Allen\nHome page is {_HOME}\n\n"
+    home = "Home page is" if r.at_least("5.0.11") else "Home page of smartctl is" if r.at_least("5.0.8") else \
+        "Home page of project is"
+    return f"smartctl version {r.version}{host} Copyright (C) {years} Bruce Allen\n{home} {_HOME}\n\n"
 
 
 # The lines that print the banner, by the first release of each layout.
 BANNER_CITES = {
+    "5.0": [Cite("5.0", "sm5/smartctl.c", 228, "smartctl version %d.%d Copyright (C) 2002 Bruce Allen")],
+    "5.0.2": [Cite("5.0.2", "sm5/smartctl.c", 217, "smartctl version %d.%d-%d Copyright (C) 2002 Bruce Allen"),
+              Cite("5.0.2", "sm5/smartctl.c", 218, "Home page of project is %s")],
+    "5.0.8": [Cite("5.0.8", "sm5/smartctl.c", 212, "smartctl version %d.%d-%d Copyright (C) 2002 Bruce Allen"),
+              Cite("5.0.8", "sm5/smartctl.c", 213, "Home page of smartctl is %s")],
     "5.0.11": [Cite("5.0.11", "sm5/smartctl.c", 71, "smartctl version %d.%d-%d Copyright (C) 2002 Bruce Allen"),
                Cite("5.0.11", "sm5/smartctl.c", 72, "Home page is %s")],
     "5.19": [Cite("5.19", "sm5/smartctl.c", 57, "smartctl version %s Copyright (C) 2002-3 Bruce Allen")],
