@@ -412,10 +412,11 @@ class TextParser:
             self.b.smart_enabled = m.group(1) == "enabled" if m.group(1) else None
 
     def _scsi_sense(self, v: str) -> None:
-        """smartctl 5.1.10-5.1.12: 'SMART Sense: Ok!' (else the sense text and its asc/ascq)."""
+        """smartctl 5.0-5.1.12: 'S.M.A.R.T. Sense: Okay!' (5.0), 'Ok!' (5.0.2-5.1.9), 'SMART Sense: Ok!' (5.1.10),
+        else the sense text."""
         self.scsi_marker = True
         if v.strip():
-            self.b.smart_passed = v.strip().upper() == "OK!"
+            self.b.smart_passed = v.strip().upper() in ("OK!", "OKAY!")
 
     def _scsi_health(self, v: str) -> None:
         self.scsi_marker = True
@@ -540,6 +541,7 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "smart overall-health self-assessment test result": TextParser._ata_health,
     "smart health status": TextParser._scsi_health,
     "smart sense": TextParser._scsi_sense,
+    "s.m.a.r.t. sense": TextParser._scsi_sense,
     "device": TextParser._device,
     "percentage used endurance indicator": TextParser._scsi_percentage,
     "ss media used endurance indicator": TextParser._scsi_percentage,  # smartctl 5.42-6.2's name of it
