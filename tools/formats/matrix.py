@@ -93,11 +93,16 @@ def _ata_devstat(r: Release) -> list[Call]:
 
 
 def _scsi_info(r: Release) -> list[Call]:
-    return [(["-i", "/dev/sdb"], scsi.info(r), 0)]
+    return [(["-i", "/dev/sda" if not r.at_least("5.1.1") else "/dev/sdb"], scsi.info(r), 0)]
 
 
 def _scsi(builder: Callable[[Release], str], *flags: str) -> Callable[[Release], list[Call]]:
-    return lambda r: [([*flags, "/dev/sdb"], builder(r), 0)]
+    """The call on the SAS drive (/dev/sda in 5.0: its first SCSI disk; 5.0's -H was -c)."""
+    def calls(r: Release) -> list[Call]:
+        old = not r.at_least("5.1.1")
+        argv = ["-c"] if old and flags == ("-H",) else list(flags)
+        return [([*argv, "/dev/sda" if old else "/dev/sdb"], builder(r), 0)]
+    return calls
 
 
 def _nvme_info(r: Release) -> list[Call]:
@@ -192,14 +197,17 @@ OUTPUTS = (
         "current": "'[N.NN TB]' after Logical Sectors Written/Read (commit e5ea4868b, 2026)",
     }, ata.DEVSTAT_CITES, _ata_devstat),
     Output("scsi-info", "the SCSI/SAS identity (`smartctl -i`)", _TEXT, {
-        "5.0.11": "Device: VENDOR PRODUCT Version: REV", "5.1.10": "Serial number, Local Time is",
+        "5.0": "the first release: 'Device: VENDOR PRODUCT Version: REV', and no banner (only with -p): refused as "
+               "ata-info/5.0", "5.0.2": "the banner", "5.1.10": "Serial number, Local Time is",
         "5.24": "Transport protocol",
         "5.41": "Vendor, Product, Revision, User Capacity, Logical block size, Logical Unit id on lines of their own",
         "6.1": "the section header, Physical block size, Rotation Rate, SMART support",
         "7.5": "no change since 6.1", "current": "no change since 7.5",
     }, scsi.INFO_CITES, _scsi_info),
-    Output("scsi-health", "the SCSI health line (`smartctl -H`)", _TEXT, {
-        "5.1.10": "SMART Sense: Ok!", "5.1.13": "SMART Health Status: OK",
+    Output("scsi-health", "the SCSI health line (`smartctl -H`; 5.0: `-c`)", _TEXT, {
+        "5.0": "the first: 'S.M.A.R.T. Sense: Okay!', and no banner (refused as ata-info/5.0)",
+        "5.0.2": "'S.M.A.R.T. Sense: Ok!' after the banner", "5.1.10": "SMART Sense: Ok!",
+        "5.1.13": "SMART Health Status: OK",
         "6.1": "the READ SMART DATA section header", "7.5": "no change since 6.1", "current": "no change since 7.5",
     }, scsi.HEALTH_CITES, _scsi(scsi.health, "-H")),
     Output("scsi-attributes", "the SCSI attributes (`smartctl -A`): grown defects, power-on time", _TEXT, {

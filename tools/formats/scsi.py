@@ -22,6 +22,8 @@ def info_lines(r: Release, s: Scsi = SCSI) -> str:
         out.append(INFO_HEADER)
     if not r.at_least("5.41"):  # `Device: %s %s Version: %s` of the INQUIRY fields as they are (blank-padded)
         out.append(f"Device: {s.vendor:<8} {s.product:<16} Version: {s.revision}\n")
+        if not r.at_least("5.1.10"):
+            out.append("Device supports S.M.A.R.T. and is Enabled\nTemperature Warning Enabled\n")
         if r.at_least("5.1.10"):
             out.append(f"Serial number: {s.serial}\n")
         if r.at_least("5.24"):
@@ -55,8 +57,9 @@ def info(r: Release) -> str:
 
 
 INFO_CITES = {
-    "5.0.11": [Cite("5.0.11", "sm5/scsiprint.c", 209,
-                    'printf("Device: %s %s Version: %s\\n", manufacturer, product, revision);')],
+    "5.0": [Cite("5.0", "sm5/scsiprint.c", 199,
+                 'printf("Device: %s %s Version: %s\\n", manufacturer, product, revision);'),
+            Cite("5.0", "sm5/scsiprint.c", 208, 'printf("Device supports %s and is %s\\n%s\\n", ')],
     "5.1.10": [Cite("5.1.10", "sm5/scsiprint.c", 419, 'pout("Serial number: %s\\n", &gBuf[4]);'),
                Cite("5.1.10", "sm5/scsiprint.c", 426, 'pout("Local Time is: %s\\n", timedatetz);')],
     "5.24": [Cite("5.24", "sm5/scsiprint.c", 678, 'pout("Transport protocol: %s\\n", transport_proto_arr[val]);')],
@@ -76,12 +79,16 @@ INFO_CITES = {
 
 
 def health(r: Release) -> str:
-    """`smartctl -H`: 'SMART Sense: Ok!' until 5.1.12, 'SMART Health Status: OK' from 5.1.13."""
-    line = "SMART Health Status: OK\n" if r.at_least("5.1.13") else "SMART Sense: Ok!\n"
+    """`smartctl -H` (5.0: `-c`): 'S.M.A.R.T. Sense: Okay!' (5.0), 'S.M.A.R.T. Sense: Ok!' (5.0.2-5.1.9),
+    'SMART Sense: Ok!' (5.1.10-5.1.12), 'SMART Health Status: OK' from 5.1.13."""
+    line = "SMART Health Status: OK\n" if r.at_least("5.1.13") else "SMART Sense: Ok!\n" if r.at_least("5.1.10") \
+        else "S.M.A.R.T. Sense: Ok!\n" if r.at_least("5.0.2") else "S.M.A.R.T. Sense: Okay!\n"
     return banner(r) + _data_header(r) + line + "\n"
 
 
 HEALTH_CITES = {
+    "5.0": [Cite("5.0", "sm5/scsiprint.c", 98, 'printf("S.M.A.R.T. Sense: Okay!\\n");')],
+    "5.0.2": [Cite("5.0.2", "sm5/scsiprint.c", 98, 'printf("S.M.A.R.T. Sense: Ok!\\n");')],
     "5.1.10": [Cite("5.1.10", "sm5/scsiprint.c", 113, 'pout("SMART Sense: Ok!\\n");')],
     "5.1.13": [Cite("5.1.13", "sm5/scsiprint.c", 123, 'pout("SMART Health Status: OK\\n");')],
     "6.1": [Cite("6.1", "smartmontools/scsiprint.cpp", 1956, 'pout("=== START OF READ SMART DATA SECTION ===\\n");')],

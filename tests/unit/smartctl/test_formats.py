@@ -29,8 +29,8 @@ from ssdwear.smartctl.replay import ReplayRunner
 FORMATS = FIXTURES / "formats"
 FOLDERS = sorted(p for p in FORMATS.glob("*/*") if p.is_dir())
 READ_AT = datetime(2026, 11, 30, 11, 0, tzinfo=timezone.utc)
-VERSION = {"5.0.2": "5.0-2", "5.0.8": "5.0-8", "5.0.11": "5.0-11", "5.1.1": "5.1-1", "5.1.2": "5.1-2", "5.1.8": "5.1-8", "5.1.10": "5.1-10",
-           "5.1.13": "5.1-13", "5.1.14": "5.1-14", "current": "pre-8.0-549"}
+VERSION = {"5.0.2": "5.0-2", "5.0.8": "5.0-8", "5.0.11": "5.0-11", "5.1.1": "5.1-1", "5.1.2": "5.1-2",
+           "5.1.8": "5.1-8", "5.1.10": "5.1-10", "5.1.13": "5.1-13", "5.1.14": "5.1-14", "current": "pre-8.0-549"}
 
 
 def key(release: str) -> tuple[int, ...]:
@@ -143,8 +143,8 @@ POWER_ON = {"minutes": 12345 + 45 / 60, "halfminutes": 12345 + 45 / 60, "seconds
 
 
 def ata_power_on(folder: Path, release: str) -> None:
-    kinds = {"5.0.8": ["minutes"], "5.0.11": ["minutes"], "5.1.2": ["minutes"], "5.1.8": ["seconds"], "5.40": ["msec24hour32"]}.get(
-        release, ["halfminutes", "minutes", "msec24hour32", "seconds"])
+    kinds = {"5.0.8": ["minutes"], "5.0.11": ["minutes"], "5.1.2": ["minutes"], "5.1.8": ["seconds"],
+             "5.40": ["msec24hour32"]}.get(release, ["halfminutes", "minutes", "msec24hour32", "seconds"])
     files = outs(folder)
     assert len(files) == len(kinds)
     for path, kind in zip(files, kinds, strict=True):
@@ -172,6 +172,8 @@ def ata_devstat(folder: Path, release: str) -> None:
 
 
 def scsi_info(folder: Path, release: str) -> None:
+    if release == "5.0":
+        return refused(folder)
     snap = one(folder)
     assert snap.interface == "scsi" and snap.smartctl_version == version(release)
     assert snap.model == "HGST HUSMM1680ASS204" and snap.firmware == "C2D0"
@@ -184,6 +186,8 @@ def scsi_info(folder: Path, release: str) -> None:
 
 
 def scsi_health(folder: Path, release: str) -> None:
+    if release == "5.0":
+        return refused(folder)
     snap = one(folder)
     assert snap.interface == "scsi" and snap.smart_passed is True and snap.smartctl_version == version(release)
 
@@ -362,7 +366,7 @@ def test_the_matrix_covers_every_output_from_its_first_release_to_the_current_so
         by_output.setdefault(folder.parent.name, []).append(folder.name)
     assert sorted(by_output) == sorted(CHECKS)
     first = {"ata-info": "5.0", "ata-health": "5.0.8", "ata-attributes": "5.0", "ata-power-on": "5.0.8",
-             "ata-devstat": "5.42", "scsi-info": "5.0.11", "scsi-health": "5.1.10", "scsi-attributes": "5.36",
+             "ata-devstat": "5.42", "scsi-info": "5.0", "scsi-health": "5.0", "scsi-attributes": "5.36",
              "scsi-background": "5.37", "scsi-ssd": "5.42", "scsi-errlog": "5.1.10", "nvme-info": "6.5",
              "nvme-health": "6.5", "nvmelog": "6.5", "json-ata": "7.0", "json-nvme": "7.0", "json-scsi": "7.0",
              "scan": "5.40"}
