@@ -148,7 +148,11 @@ def _scan(r: Release) -> list[Call]:
     return [(["--scan-open", "--json=c"], out, rc), (["--scan-open"], scan.text(r), 0)]
 
 
-_TAIL = {"7.5": "no change to what ssdwear reads since {since}", "current": "no change since 7.5"}
+def _merged(*tables: dict[str, list[Cite]]) -> dict[str, list[Cite]]:
+    """The cited lines of outputs a folder holds together (a machine's -x read and its log page)."""
+    return {name: [c for t in tables for c in t.get(name, [])] for name in sorted({n for t in tables for n in t})}
+
+
 _TEXT = "parsed as a saved output (`ssdwear analyze FILE`: ssdwear.run.saved.load)"
 _LIVE = ("on 5.39-6.6 also replayed as ssdwear reads a drive itself: `--json` refused, then the text "
          "(ssdwear.smartctl.calls)")
@@ -245,7 +249,7 @@ OUTPUTS = (
                       "non-blank character",
                "7.4": "dStrHex prints every full line's 76 columns (trailing blanks of the ASCII column kept)",
                "7.5": "'NVMe Log 0xca (NSID 0xffffffff, 0x0200 bytes)'", "current": "no change since 7.5",
-           }, nvme.DUMP_CITES, _nvmelog),
+           }, _merged(nvme.DUMP_CITES, nvme.INFO_CITES, nvme.HEALTH_CITES, jsondocs.NVME_CITES), _nvmelog),
     Output("json-ata", "an ATA drive's `--json=c -x` document", "replayed as ssdwear reads the drive "
            "(ssdwear.smartctl.calls.read_drive)", {
                "7.0": "the first JSON", "7.3": "local_time always, smart_support", "7.4": "smartctl.pre_release",
@@ -257,7 +261,7 @@ OUTPUTS = (
                "7.0": "the first JSON", "7.2": "nvme_version", "7.3": "local_time always, smart_support",
                "7.5": "nvme_smart_health_information_log.nsid, spare_available, endurance_used",
                "current": "host_reads and host_writes objects; version_info",
-           }, jsondocs.NVME_CITES, _json("nvme")),
+           }, _merged(jsondocs.NVME_CITES, nvme.DUMP_CITES), _json("nvme")),
     Output("json-scsi", "a SCSI/SAS drive's `--json=c -x` document", "replayed as ssdwear reads the drive "
            "(ssdwear.smartctl.calls.read_drive)", {
                "7.0": "the first JSON: vendor, product, model_name, revision; scsi_grown_defect_list holds the "
