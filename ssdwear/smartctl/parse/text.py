@@ -184,8 +184,8 @@ SECTIONS = (
     Section("banner", _BANNER_RE, _banner, table=False),
     Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
-    Section("attributes", ATTR_TABLE_5_0_RE, rows=_attribute_line,  # smartctl 5.0-5.0.10's table
-            cut_note="output ends inside the SMART attribute table (truncated?)"),
+    # smartctl 5.0-5.0.10's table: it ends with its last row (no legend, no blank line), so a cut is not seen
+    Section("attributes", ATTR_TABLE_5_0_RE, rows=_attribute_line),
     Section("devstats", re.compile(r"Device Statistics \("), _devstat_header, rows=_devstat_line, through_blanks=True,
             cut_note="output ends inside the Device Statistics table (truncated?)"),
     # 'SMART/Health Information (NVMe Log 0x02)': its 'Key: value' lines are read with NVME_KEYS
