@@ -121,15 +121,22 @@ def test_the_nvme_dumps_are_7_3s() -> None:
         assert text == releases.banner(R73) + nvme.dump(R73, page, 0x02), path.name
 
 
-def test_the_installed_smartctl_prints_the_banner_and_envelope_the_matrix_gives_7_3() -> None:
+def test_the_installed_smartctl_prints_the_banner_and_envelope_the_matrix_gives_its_release() -> None:
+    """Debian 12's smartctl 7.3 here (the QEMU recordings' binary); another release of 7.x is held to the banner and
+    envelope the matrix prints for it (its own release when the matrix has it: same date and SVN revision)."""
     smartctl = require("smartctl")
     version = subprocess.run([smartctl, "--version"], capture_output=True, text=True, timeout=30).stdout
     first = version.splitlines()[0]
-    m = re.fullmatch(r"smartctl (\S+) (\S+) (r\d+) \[(\S+)\] \(local build\)", first)
+    m = re.fullmatch(r"smartctl ((\d+)\.(\d+)) (\S+) r(\d+) \[(\S+)\] \(local build\)", first)
     assert m is not None, first
-    assert m.group(1) == "7.3", "the matrix's check against a real binary is written for Debian 12's smartctl 7.3"
-    here = replace(R73, platform=m.group(4))
-    assert version.startswith(releases.banner(here).rstrip("\n") + "\n")
+    assert (int(m.group(2)), int(m.group(3))) >= (7, 0), f"{first}: the matrix's envelope check needs --json (7.0)"
+    known = releases.RELEASES.get(m.group(1))
+    if known is not None:
+        assert (m.group(4), int(m.group(5))) == (known.date, known.svn)
+    here = replace(known or R73, name=m.group(1), version=m.group(1), date=m.group(4), svn=int(m.group(5)),
+                   platform=m.group(6))
+    lines = 2 if known is not None else 1  # the copyright years of a release the matrix has not: not known here
+    assert version.splitlines()[:lines] == releases.banner(here).splitlines()[:lines]
     out = subprocess.run([smartctl, "--json=c", "--scan-open"], capture_output=True, text=True, timeout=30).stdout
     doc = json.loads(out)
     expected = jsondocs.envelope(here, ["--json=c", "--scan-open"], exit_status=doc["smartctl"]["exit_status"])
