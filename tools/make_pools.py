@@ -326,11 +326,12 @@ def readme(folder: Path, name: str, what: str, drives: Sequence[Drive]) -> None:
 
 {what}
 
-Written by `python3 -m tools.make_pools` (do not edit by hand: it rewrites this folder). Nothing here was recorded:
-`zpool status` is written in zpool's exact layout as OpenZFS's source prints it, and the drives in smartctl 7.3's
-layout, as that script's docstring says and cites (like fixtures/intel, which no emulator could make either). The
-files are named after the calls they replace: `zpool status -j -P -L`, `zpool status -P -L`, `lsblk -J -s -o ...`,
-`smartctl --scan-open --json=c`, `smartctl --json=c -x -n standby -d TYPE DEVICE` (`.out`, `.rc`, `.err`).
+Written by `python3 -m tools.make_pools` (tools/make_pools.py; do not edit by hand: it rewrites this folder).
+Nothing here was recorded: `zpool status` is written in zpool's exact layout as OpenZFS's source prints it, and the
+drives in smartctl 7.3's layout, as that script's docstring says and cites (like fixtures/intel, which no emulator
+could make either). The files are named after the calls they replace: `zpool status -j -P -L`, `zpool status -P -L`,
+`lsblk -J -s -o ...`, `smartctl --scan-open --json=c`, `smartctl --json=c -x -n standby -d TYPE DEVICE` (`.out`,
+`.rc`, `.err`).
 
 | device | serial | model | firmware | power-on hours | used | readable |
 | --- | --- | --- | --- | ---: | ---: | --- |
