@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ssdwear.drives import counters, vendors
+from ssdwear.drives import counters, indicators
 from ssdwear.drives.fine import finer_counters
 from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
@@ -44,7 +44,7 @@ def drive_kind(snap: Snapshot) -> DriveKind:
         return "ssd"
     if solid is False:
         return "hdd"
-    if snap.interface == "ata" and vendors.used_readings(snap)[0]:
+    if snap.interface == "ata" and indicators.used_readings(snap)[0]:
         return "ssd"
     return "unknown"
 
@@ -233,7 +233,7 @@ def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedRe
 
 def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
-    readings, notes, contradicted = vendors.used_readings(snap)
+    readings, notes, contradicted = indicators.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
     kind = drive_kind(snap)
     chosen, disagree = choose_used(readings) if kind != "hdd" else (None, [])

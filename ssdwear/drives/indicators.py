@@ -1,0 +1,141 @@
+"""Lifetime wear indicators: what each of a drive's indicators says about its wear, read by the table in
+vendors.py (which attribute means what on which family), with notes on the ones ignored and warnings where an
+indicator contradicts the drive's own counters."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ssdwear.model.records import DEVSTAT_PERCENT_USED, Attribute, Snapshot
+
+from .vendors import (
+    PERCENTAGE_USED_MAX,
+    TRUST_STANDARD,
+    TRUST_VENDOR,
+    UsedReading,
+    WearAttribute,
+    disagreement,
+    profile,
+    sandforce_based,
+    used_at,
+)
+
+
+def _wear_reading(wear: WearAttribute, attr: Attribute) -> UsedReading | None:
+    if wear.wraps_past_100 and attr.value is not None and attr.value > 100:
+        if attr.raw is not None and 100 <= attr.raw <= 1000:
+            return UsedReading(wear.source, float(attr.raw), False, f"attribute {attr.id} normalized {attr.value} "
+                               f"(wrapped), raw {attr.raw} = percent used", TRUST_VENDOR)
+        return None
+    if attr.value is None or not 0 <= attr.value <= 100:
+        return None
+    return UsedReading(source=wear.source, percent=used_at(wear, attr.value), at_least=attr.value <= wear.floor,
+                       detail=f"attribute {attr.id} {wear.label} normalized {attr.value:03d}", trust=TRUST_VENDOR,
+                       step=1 / wear.divisor)
+
+
+class Readings(NamedTuple):
+    """What a drive's lifetime wear indicators say: the readings (most trustworthy first), notes on the ones
+    ignored, and warnings where an indicator contradicts the drive's own counters."""
+
+    readings: list[UsedReading]
+    notes: list[str]
+    warnings: list[str]
+
+
+# Silicon Motion controllers (ADATA SU650/SP550, Transcend, Kingston KC600 and many more, smartmontools drivedb.h
+# "Silicon Motion based SSDs"): 169 Remaining_Lifetime_Perc, raw = remaining %; 167 Average_Erase_Count and
+# 168 Max_Erase_Count_of_Spec, the drive's rated P/E cycles. The names come only from that drive-database entry.
+SMI_169 = "Remaining_Lifetime_Perc"
+SMI_ERASE_NAMES = {167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec"}
+
+
+def _smi_169(attr: Attribute) -> UsedReading | None:
+    if attr.raw is None or not 0 <= attr.raw <= 100:
+        return None
+    return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
+                       f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
+
+
+def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
+    """Wear from the erase counters: average erase count over the rated count, as a percentage."""
+    average, rated = (snap.attr(i) for i in SMI_ERASE_NAMES)
+    if (average is None or rated is None or average.name != SMI_ERASE_NAMES[167]
+            or rated.name != SMI_ERASE_NAMES[168] or average.raw is None or rated.raw is None
+            or not 100 <= rated.raw <= 1_000_000):
+        return None
+    return UsedReading("smi_167_average_erase_count", round(average.raw / rated.raw * 100, 2), False,
+                       f"attribute 167 Average_Erase_Count {average.raw:,} of 168 Max_Erase_Count_of_Spec "
+                       f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
+
+
+def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> UsedReading | None:
+    """169 Remaining_Lifetime_Perc when the drive's own erase counters agree with it (or it has none); where they
+    contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
+    remaining = _smi_169(attr169)
+    erase = _smi_erase_counts(snap)
+    if remaining is None or erase is None or not disagreement(remaining, erase):
+        return remaining
+    shown = f"{'≥ ' if remaining.at_least else ''}{remaining.percent:g} %"
+    warnings.append(f"wear indicators disagree: {remaining.detail} means {shown} used, but the drive's erase "
+                    f"counters ({erase.detail}) mean {erase.percent:g} %; attribute 169 is not used")
+    return erase
+
+
+def ata_used_readings(snap: Snapshot) -> Readings:
+    """Every lifetime wear reading an ATA drive offers, most trustworthy first, notes on ignored ones and
+    warnings on contradicted ones."""
+    readings: list[UsedReading] = []
+    notes: list[str] = []
+    warnings: list[str] = []
+    entry = snap.devstats.get(DEVSTAT_PERCENT_USED)
+    if entry is not None:
+        if not entry.valid or entry.value is None:
+            notes.append("Device Statistics 'Percentage Used Endurance Indicator' is marked not valid")
+        elif entry.value == 255:
+            notes.append("Device Statistics 'Percentage Used Endurance Indicator' reads 255, which SandForce-based "
+                         "firmwares print for 'not valid'; ignored" if sandforce_based(snap) else
+                         "Device Statistics 'Percentage Used Endurance Indicator' reads 255, the field's largest "
+                         "value, which does not say how much is used; ignored")
+        else:
+            readings.append(UsedReading("ata_devstat_percentage_used", float(entry.value), False,
+                                        f"Device Statistics page 0x07 'Percentage Used Endurance Indicator' "
+                                        f"= {entry.value}", TRUST_STANDARD))
+    for wear in profile(snap).wear:
+        attr = snap.attr(wear.id)
+        reading = _wear_reading(wear, attr) if attr is not None else None
+        if reading is not None:
+            readings.append(reading)
+    attr169 = snap.attr(169)
+    if attr169 is not None and attr169.name == SMI_169:
+        reading = _smi_reading(snap, attr169, warnings)
+        if reading is not None:
+            readings.append(reading)
+    readings.sort(key=lambda r: r.trust)
+    return Readings(readings, notes, warnings)
+
+
+def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
+    if snap.nvme is None or snap.nvme.percentage_used is None:
+        return []
+    pu = snap.nvme.percentage_used
+    return [UsedReading("nvme_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
+                        f"NVMe SMART/Health log 'Percentage Used' = {pu}%", TRUST_STANDARD)]
+
+
+def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
+    if snap.scsi is None or snap.scsi.percentage_used is None:
+        return []
+    pu = snap.scsi.percentage_used
+    return [UsedReading("scsi_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
+                        f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
+
+
+def used_readings(snap: Snapshot) -> Readings:
+    if snap.interface == "nvme":
+        return Readings(nvme_used_readings(snap), [], [])
+    if snap.interface == "scsi":
+        return Readings(scsi_used_readings(snap), [], [])
+    if snap.interface == "ata":
+        return ata_used_readings(snap)
+    return Readings([], [], [])
