@@ -23,7 +23,7 @@ from ssdwear.model.errors import ParseError
 
 from . import nvmelog
 from .builder import Builder
-from .text_tables import attribute_row, devstat_row, errlog_row
+from .text_tables import attribute_row, devstat_row, errlog_row, whole_attribute_row
 from .values import (
     HINT_TEXT,
     attr9_hours,
@@ -162,6 +162,14 @@ def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
     return True
 
 
+def _attribute_header(p: TextParser, m: re.Match[str]) -> bool:
+    """'ID# ATTRIBUTE_NAME ...': the brief format (-x, '-f brief': FLAGS ... FAIL) is followed by its '|' legend;
+    the old one (-a, -A: FLAG ... TYPE UPDATED WHEN_FAILED) by a blank line only (smartmontools ataprint.cpp,
+    PrintSmartAttribWithThres), so a saved output may end right after its last row."""
+    p.attr_legend = "WHEN_FAILED" not in m.string.upper()
+    return True
+
+
 def _attribute_line(p: TextParser, s: str) -> bool:
     """A row of the SMART attribute table, or a line of the '|' legend under ``-x``'s brief format."""
     if attribute_row(p.b, s):
@@ -211,7 +219,7 @@ def _errlog_line(p: TextParser, s: str) -> bool:
 SECTIONS = (
     Section("start", re.compile(r"=== START OF"), _start_of, table=False),
     Section("banner", _BANNER_RE, _banner, table=False),
-    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
+    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), _attribute_header, rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
     Section("devstats", re.compile(r"Device Statistics \("), _devstat_header, rows=_devstat_line, through_blanks=True,
             cut_note="output ends inside the Device Statistics table (truncated?)"),
@@ -247,6 +255,7 @@ class TextParser:
         self.last_table: Section | None = None  # table the last non-blank line arrived in (truncation check)
         self.seen: set[str] = set()  # names of the tables whose header was read
         self.ended: set[str] = set()  # names of the tables whose end was read (legend, or a read failure)
+        self.attr_legend = True  # the attribute table is in the brief format, which ends with a legend
         self.banner = False
         self.sections = 0
         self.info_section = False
@@ -490,7 +499,9 @@ class TextParser:
         """Signs of a cut-off capture, each a parse note that also marks the snapshot truncated."""
         b = self.b
         last = self.last_table
-        cut_inside = last.cut_note if last is not None and last.name not in self.ended else None
+        # An old-format attribute table has no end of its own but the blank line a saved output may lack.
+        whole = last is not None and last.name == "attributes" and not self.attr_legend and not b.truncated
+        cut_inside = last.cut_note if last is not None and last.name not in self.ended and not whole else None
         unended = self.seen - self.ended  # a table without rows is complete when its end was read
         cut = [
             (cut_inside is not None, cut_inside or ""),
@@ -548,10 +559,14 @@ def parse_text(text: str, source: str) -> Builder:
     p = TextParser(b)
     lines = text.splitlines()
     if lines and not text.endswith(("\n", "\r")):
-        # The last line has no line end. Inside a table that is a capture cut mid-row ('228 ... 60' of 6000):
-        # the row is dropped and the output marked truncated. Elsewhere it is only a missing final newline.
+        # The last line has no line end. Inside a table, a line that is not a whole row of it is a capture cut
+        # mid-row ('228 Workload_Minutes 0x0032 100 1'): the row is dropped and the output marked truncated. A
+        # whole attribute row (every field, its raw value's brackets closed) is the row as smartctl printed it:
+        # a saved output lacks only its final newline. Elsewhere it is only a missing final newline.
         p.feed(lines[:-1])
-        if p.table is not None and lines[-1].strip():
+        last = lines[-1].strip()
+        table = p.table.name if p.table is not None else None
+        if table is not None and last and not (table == "attributes" and whole_attribute_row(last)):
             b.notes.append(f"last line {one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
                            "mid-row; the row was dropped")
             b.truncated = True
