@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ssdwear.drives import counters, indicators
+from ssdwear.drives import counters, indicators, vendors
 from ssdwear.drives.fine import finer_counters
 from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
@@ -324,6 +324,12 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
     return warnings
 
 
+NO_SMART_SECTION = ("no wear figure: the output holds no SMART data, only the drive's identity (smartctl -i); "
+                    "save smartctl -x (or -a) for its wear indicators")
+NO_IDENTITY = ("no wear figure: the output has no identity section (model, serial: smartctl -i, -a or -x print it), "
+               "so the drive family, and with it what its vendor attributes mean, is unknown; save smartctl -x")
+
+
 def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
                     readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
@@ -337,9 +343,16 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
             return [f"HDD{rpm}: {shown} is shown for information only: on a drive with a rotation rate it does "
                     "not measure flash wear, so no wear figure, verdict or projection comes from it"]
         return [f"HDD{rpm}: no flash wear indicator; wear figures do not apply"]
-    if chosen is None and kind != "unknown":
-        return ["no lifetime wear indicator ssdwear can trust on this drive"]
-    return []
+    if chosen is not None:
+        return []
+    if snap.model is None:  # a -A capture; an output with neither identity nor SMART data is no drive's at all
+        return [NO_IDENTITY] if snap.has_smart_data else []
+    if not snap.has_smart_data:
+        if vendors.raid_volume(snap):
+            return []
+        said = "; ".join(snap.messages)
+        return [f"no wear figure: smartctl printed no SMART data ({said})" if said else NO_SMART_SECTION]
+    return ["no lifetime wear indicator ssdwear can trust on this drive"] if kind != "unknown" else []
 
 
 def _projection(timed: TimedResult | None, chosen: UsedReading | None, snap: Snapshot, ctx: Context,

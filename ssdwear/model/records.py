@@ -146,6 +146,11 @@ class Snapshot:
         return bool(self.attributes or self.devstats or self.nvme or self.scsi or self.model or self.serial)
 
     @property
+    def has_smart_data(self) -> bool:
+        """Whether the output holds any of the drive's SMART data (an identity-only one, `smartctl -i`, has none)."""
+        return bool(self.attributes or self.devstats or self.nvme or self.scsi) or self.smart_passed is not None
+
+    @property
     def is_solid_state(self) -> bool | None:
         if self.interface == "nvme":
             return True

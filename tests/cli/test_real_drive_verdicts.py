@@ -4,7 +4,11 @@ the edit), run through the commands."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from support.cli import ssdwear_cli
 from support.edited import EDITED, analyze
+from support.paths import CORPUS
 
 from ssdwear.smartctl.parse import parse_output
 
@@ -43,3 +47,52 @@ def test_a_last_row_cut_inside_its_columns_or_its_brackets_is_still_dropped() ->
         snap = parse_output(head + cut, "cut.txt")
         assert snap.truncated and snap.attr(194) is None
         assert any("cut mid-row; the row was dropped" in n for n in snap.parse_notes)
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.14: messages that say what is so
+
+MESSAGES = EDITED / "messages"
+
+
+def test_files_without_an_identity_are_not_said_to_show_the_same_model() -> None:
+    drives = analyze(MESSAGES / "intel-ssdsc2kb480g8-no-identity.txt", MESSAGES / "samsung-850-evo-no-identity.txt")
+    assert len(drives) == 2
+    for drive in drives:
+        notes = " ".join(drive["notes"])
+        assert "other files show the same model" not in notes
+        assert "no identity section (model, serial): reported alone, as nothing says which drive it is" in notes
+        # `used -` says why: the family, and so what its vendor attributes mean, is unknown
+        assert drive["used_percent"] is None
+        assert "no wear figure: the output has no identity section" in notes and "what its vendor attributes mean" \
+            in notes
+    alone = analyze(MESSAGES / "samsung-850-evo-no-identity.txt")[0]  # one file: nothing to be joined with
+    assert not any("reported alone" in n for n in alone["notes"])
+
+
+def test_an_identity_only_capture_says_no_smart_data_was_saved() -> None:
+    drive = analyze(MESSAGES / "samsung-850-evo-identity-only.txt")[0]
+    assert drive["model"] == "Samsung SSD 850 EVO 1TB" and drive["used_percent"] is None
+    assert "no lifetime wear indicator ssdwear can trust on this drive" not in drive["notes"]
+    assert any(n.startswith("no wear figure: the output holds no SMART data, only the drive's identity (smartctl -i)")
+               for n in drive["notes"]), drive["notes"]
+
+
+def test_a_double_spaced_paste_is_read_as_the_output_it_copies() -> None:
+    pasted = analyze(MESSAGES / "intel-ssdsc2kb480g8-double-spaced.txt")[0]
+    plain = analyze(MESSAGES / "intel-ssdsc2kb480g8-no-identity.txt")[0]
+    assert any(n.startswith("a double-spaced copy") for n in pasted["notes"])
+    assert pasted["writes"] == plain["writes"] and pasted["power_on_hours"] == plain["power_on_hours"] == 4742
+    assert not any("cut off" in w for w in pasted["warnings"]), pasted["warnings"]
+
+
+def test_a_file_with_no_drive_data_blames_smartctl_only_when_smartctl_failed(tmp_path: Path) -> None:
+    mangled = tmp_path / "mangled.txt"  # the data section of a paste whose table was lost: smartctl is not to blame
+    mangled.write_text("smartctl 7.3 2022-02-28 r5338\n\n=== START OF READ SMART DATA SECTION ===\n"
+                       "SMART Status not supported: ATA return descriptor not supported by controller firmware\n"
+                       "ID# ATTRIBUTE_NAME  FLAG  VALUE WORST THRESH TYPE  UPDATED  WHEN_FAILED RAW_VALUE\n")
+    said = ssdwear_cli(["analyze", str(mangled)]).stderr
+    assert "smartctl could not read the drive" not in said
+    assert "no drive data could be read from the file" in said and "SMART attribute table header without rows" in said
+    failed = ssdwear_cli(["analyze", str(CORPUS / "scrutiny__windows-open-failed__1.json")]).stderr
+    assert "smartctl could not read the drive (exit status 2): Smartctl open device: /dev/sda failed" in failed

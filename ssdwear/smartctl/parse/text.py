@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ssdwear.model.errors import ParseError
 
@@ -67,8 +68,9 @@ _MESSAGE_RE = re.compile(
     r")"
 )
 
-# Error lines only smartctl prints: enough to recognise its output even without the banner.
-_SMARTCTL_ERROR_PREFIXES = (
+# Error lines only smartctl prints: enough to recognise its output even without the banner, and the sign that it
+# could not read the drive.
+FAILURE_LINES = (
     "Smartctl open device:",
     "Smartctl: ",
     "Device is in ",
@@ -306,7 +308,7 @@ class TextParser:
         b = self.b
         if _MESSAGE_RE.match(s) is not None:
             b.add_message(s)
-            if s.startswith(_SMARTCTL_ERROR_PREFIXES):
+            if s.startswith(FAILURE_LINES):
                 self.smartctl_error = True
             if not s.startswith("SMART support is"):
                 return
@@ -554,10 +556,31 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
 }
 
 
+_DOUBLE_SPACED_MIN = 8  # lines of a paste before its spacing says anything
+
+
+def single_spaced(lines: list[str]) -> list[str] | None:
+    """The lines of a double-spaced paste (a blank line after every line, as some mail and web forms copy text)
+    without the added blank lines; None when the text is not one. Real smartctl output never alternates lines with
+    blank ones all the way through (its banner and copyright lines come one after the other)."""
+    for start in (0, 1):
+        added = lines[start + 1::2]
+        if len(added) >= _DOUBLE_SPACED_MIN and not any(line.strip() for line in added):
+            kept = lines[start::2]
+            if any(a.strip() and b.strip() for a, b in pairwise(kept)):
+                return kept
+    return None
+
+
 def parse_text(text: str, source: str) -> Builder:
     b = Builder(source)
     p = TextParser(b)
     lines = text.splitlines()
+    single = single_spaced(lines)
+    if single is not None:
+        b.notes.append("a double-spaced copy (a blank line after every line): read without the added blank lines")
+        lines = single
+        text = "\n".join(lines) + ("\n" if text.endswith(("\n", "\r")) else "")
     if lines and not text.endswith(("\n", "\r")):
         # The last line has no line end. Inside a table, a line that is not a whole row of it is a capture cut
         # mid-row ('228 Workload_Minutes 0x0032 100 1'): the row is dropped and the output marked truncated. A
