@@ -164,6 +164,15 @@ def health_warnings(h: Health) -> list[str]:
 # The report
 
 
+# Where each kind of drive reports its power-on time (smartctl's text and JSON; the parsers read every one).
+POWER_ON_SOURCES = {
+    "ata": "attribute 9 or Device Statistics 'Power-on Hours'",
+    "nvme": "the NVMe SMART/Health log's 'Power On Hours'",
+    "scsi": "the background scan results' 'Accumulated power on time' or the Seagate/Hitachi factory page's "
+            "'number of hours powered up'",
+}
+
+
 def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> str | None:
     """Why one reading of a wear indicator gives no lifetime projection (None when it gives one)."""
     hours = snap.power_on_hours
@@ -171,8 +180,8 @@ def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> str | None:
         return (f"no projection: the indicator is saturated ({percent_of(used)} used), which bounds the wear rate from "
                 "below only")
     if hours is None:
-        return ("no projection: the drive reports no power-on hours (attribute 9, Device Statistics or the NVMe "
-                "log), and wear is projected against power-on time")
+        return (f"no projection: the drive reports no power-on hours ({POWER_ON_SOURCES.get(snap.interface, 'none')}), "
+                "and wear is projected against power-on time")
     if not snap.power_on_hours_trusted:
         return "no projection: the drive's power-on hours are not plausible (see the warnings)"
     if hours <= 0:

@@ -96,3 +96,32 @@ def test_a_file_with_no_drive_data_blames_smartctl_only_when_smartctl_failed(tmp
     assert "no drive data could be read from the file" in said and "SMART attribute table header without rows" in said
     failed = ssdwear_cli(["analyze", str(CORPUS / "scrutiny__windows-open-failed__1.json")]).stderr
     assert "smartctl could not read the drive (exit status 2): Smartctl open device: /dev/sda failed" in failed
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.11: SAS power-on hours from the Seagate/Hitachi factory page
+
+
+def test_sas_power_on_hours_are_read_from_the_factory_page() -> None:
+    for name in ("hgst-husmm1680-factory-7127h.txt", "hgst-husmm1680-factory-7127h-comma.txt"):
+        drive = analyze(EDITED / "sas-power-on-hours" / name)[0]
+        assert drive["interface"] == "scsi" and drive["power_on_hours"] == 7127.12
+        assert drive["used_percent"] == 0 and drive["projection"] is not None
+        assert "7,127 power-on hours" in drive["projection"]["basis"]
+        assert not any("no power-on hours" in n for n in drive["notes"])
+
+
+def test_the_note_on_a_sas_drive_without_power_on_hours_names_the_scsi_sources() -> None:
+    drive = analyze(CORPUS / "pySMART__anonymised-samsung-sas-ssd-800gb__1.txt")[0]  # neither page printed
+    assert drive["power_on_hours"] is None and drive["projection"] is None
+    note = next(n for n in drive["notes"] if n.startswith("no projection: the drive reports no power-on hours"))
+    assert "'Accumulated power on time'" in note and "'number of hours powered up'" in note
+    assert "attribute 9" not in note
+
+
+def test_smartctl_json_gives_sas_power_on_time_as_the_text_does() -> None:
+    # smartctl 7.0+ puts the factory page's (or the background scan's) minutes into power_on_time for SCSI
+    for name, hours in (("smartctl_exporter__hitachi-h109060sesun600g__1.json", 22364 + 52 / 60),
+                        ("scrutiny__seagate-st1200mm0088__1.json", 5675 + 39 / 60)):
+        drive = analyze(CORPUS / name)[0]
+        assert drive["interface"] == "scsi" and abs(drive["power_on_hours"] - hours) < 0.01, name  # JSON: 2 decimals

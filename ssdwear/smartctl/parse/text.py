@@ -164,6 +164,15 @@ def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
     return True
 
 
+def _factory_hours(p: TextParser, m: re.Match[str]) -> bool:
+    """Seagate's and Hitachi's SAS factory log page (vendor page 0x3e), '  number of hours powered up = 7127.12':
+    smartctl prints it for drives whose vendor is SEAGATE, HITACHI or HGST, at least since 6.5 (scsiprint.cpp,
+    scsiPrintSeagateFactoryLPage: the parameter's minutes / 60 as '%.2f', whose decimal mark follows the locale)."""
+    if p.poh_factory is None:
+        p.poh_factory = int(m.group(1)) + int(m.group(2)) / 100
+    return True
+
+
 def _attribute_header(p: TextParser, m: re.Match[str]) -> bool:
     """'ID# ATTRIBUTE_NAME ...': the brief format (-x, '-f brief': FLAGS ... FAIL) is followed by its '|' legend;
     the old one (-a, -A: FLAG ... TYPE UPDATED WHEN_FAILED) by a blank line only (smartmontools ataprint.cpp,
@@ -229,6 +238,8 @@ SECTIONS = (
     Section("nvme", re.compile(r"SMART/Health Information")),
     Section("errlog", re.compile(r"E(?i:rror counter log)"), rows=_errlog_line),
     Section("power_on_time", re.compile(r"Accumulated power on time"), _power_on_time, table=False),
+    Section("factory_hours", re.compile(r"number of hours powered up\s*=\s*([0-9]{1,9})[.,]([0-9]{2})$"),
+            _factory_hours, table=False),
     Section("nvmelog", nvmelog.HEADER, _log_page, rows=_log_row),
 )
 
@@ -271,7 +282,8 @@ class TextParser:
         self.total_nvm_capacity: int | None = None
         self.namespace_capacity: int | None = None
         self.user_capacity: int | None = None
-        self.poh_scsi: float | None = None
+        self.poh_scsi: float | None = None  # SCSI background scan results: 'Accumulated power on time'
+        self.poh_factory: float | None = None  # Seagate/Hitachi factory page: 'number of hours powered up'
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
         self.dumps = nvmelog.Dumps()
@@ -489,8 +501,8 @@ class TextParser:
             b.power_on_hours = attr9_hours(a9)
         elif b.interface == "nvme" and "power_on_hours" in b.nvme:
             b.power_on_hours = float(b.nvme["power_on_hours"])
-        elif b.interface == "scsi" and self.poh_scsi is not None:
-            b.power_on_hours = self.poh_scsi
+        elif b.interface == "scsi" and (self.poh_scsi is not None or self.poh_factory is not None):
+            b.power_on_hours = self.poh_scsi if self.poh_scsi is not None else self.poh_factory
         a12 = b.attributes.get(12)
         if b.interface == "ata" and a12 is not None:
             b.power_cycles = a12.raw
