@@ -8,6 +8,7 @@ Decisions made here:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ssdwear.drives import counters, indicators, vendors
@@ -16,6 +17,7 @@ from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
+    Attribute,
     CounterReading,
     DriveKind,
     DriveReport,
@@ -111,7 +113,7 @@ def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: list[str] |
 
 def health(snap: Snapshot) -> Health:
     nvme = snap.nvme
-    failing = tuple(f"{a.id} {a.name}" for a in snap.attributes.values() if a.when_failed == "FAILING_NOW")
+    failing_now = [a for a in snap.attributes.values() if a.when_failed == "FAILING_NOW"]
     media = None
     if nvme is not None:
         media = nvme.media_errors
@@ -130,8 +132,19 @@ def health(snap: Snapshot) -> Health:
         (snap.scsi.grown_defects if snap.scsi else None),
         pending_sectors=_raw(snap, 197) if snap.interface == "ata" else None,
         uncorrectable_errors=uncorrectable if snap.interface == "ata" else None,
-        failing_attributes=failing,
+        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not vendors.temperature_attribute(a)),
+        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if vendors.temperature_attribute(a)),
     )
+
+
+def _hot(a: Attribute) -> str:
+    """A temperature attribute at its threshold, with its values: '190 Airflow_Temperature_Cel 045 at threshold 045,
+    55 °C' (the first number of the raw value is the current temperature in degrees Celsius, as smartctl prints
+    it: tempminmax)."""
+    values = f" {a.value:03d} at threshold {a.thresh:03d}" if a.value is not None and a.thresh is not None else ""
+    current = re.match(r"\s*(\d{1,3})(?!\d)", a.raw_string)
+    celsius = f", {current.group(1)} °C" if current and "cel" in a.name.lower() else ""
+    return f"{a.id} {a.name}{values}{celsius}"
 
 
 NVME_CRITICAL_WARNING_BITS = (
@@ -157,7 +170,15 @@ def health_warnings(h: Health) -> list[str]:
                    f"{h.available_spare_threshold_percent} %")
     if h.failing_attributes:
         out.append(f"attributes failing now: {', '.join(h.failing_attributes)}")
+    if h.temperatures_at_threshold:
+        out.append(too_hot(h))
     return out
+
+
+def too_hot(h: Health) -> str:
+    """What a temperature attribute at its threshold says: a condition to fix, not a reason to replace the drive."""
+    return (f"temperature at its threshold now: {'; '.join(h.temperatures_at_threshold)}: cool the drive (airflow, "
+            "fans, placement); not wear, not a defect")
 
 
 # ------------------------------------------------------------------------------------------------

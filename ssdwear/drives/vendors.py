@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Snapshot
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -113,6 +113,21 @@ def is_intel_ssd(snap: Snapshot) -> bool:
 def is_dell_intel(snap: Snapshot) -> bool:
     return is_intel_ssd(snap) and bool(_DELL_INTEL.match((snap.model or "").strip())
                                        or (snap.model_family or "").startswith("Dell Certified Intel"))
+
+
+# Attributes that give a temperature, or the drive's answer to one (thermal throttling), by the name smartctl prints:
+# its defaults 190 Airflow_Temperature_Cel and 194 Temperature_Celsius, and the drive-database names (drivedb.h) 190
+# Temperature_Case, Case_Temperature, Drive_Temperature, Drive_Temp_Warning, 194 Device_Temperature,
+# Temperature_Internal, 231 Controller_Temperature (ATP), 243 NAND_Temperature, 248 Cross_Temp_Duration, 234/244
+# Thermal_Throttle(_Status), 244 Temp_Throttle_Status (WD). At its threshold such an attribute says the drive runs
+# too hot, not that it wears or fails. By name, as 190 and 194 are other things on a few families (drivedb.h:
+# SATA_Error_Ct, Proprietary_194); not 205 Thermal_Asperity_Rate (a head defect), 245 Thermal_Sensor_Health.
+_TEMPERATURE_NAME = re.compile(r"(^|_)temp|temperature|thermal_?throt|therm_throt", re.I)
+
+
+def temperature_attribute(attr: Attribute) -> bool:
+    """Whether this attribute gives a temperature (or thermal throttling), by its name."""
+    return bool(_TEMPERATURE_NAME.search(attr.name))
 
 
 def _model(pattern: re.Pattern[str]) -> Callable[[Snapshot], bool]:

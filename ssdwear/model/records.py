@@ -301,7 +301,10 @@ class Health:
     reallocated_sectors: int | None = None  # ATA attribute 5 raw
     pending_sectors: int | None = None  # ATA attribute 197 raw
     uncorrectable_errors: int | None = None  # ATA attribute 187 / 198 raw
-    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now
+    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now, temperatures apart
+    # temperature attributes at or below threshold now ('190 Airflow_Temperature_Cel 045 at threshold 045, 55 °C'):
+    # a condition to fix (cooling), not wear or a defect
+    temperatures_at_threshold: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

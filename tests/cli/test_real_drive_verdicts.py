@@ -6,10 +6,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from support.builders import attr
 from support.cli import ssdwear_cli
-from support.edited import EDITED, analyze
+from support.edited import EDITED, analyze, retire_check
 from support.paths import CORPUS
 
+from ssdwear.assess.nagios import WARNING, evaluate
+from ssdwear.assess.report import assess
+from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
+from ssdwear.drives import vendors
 from ssdwear.smartctl.parse import parse_output
 
 # ------------------------------------------------------------------------------------------------
@@ -125,3 +131,44 @@ def test_smartctl_json_gives_sas_power_on_time_as_the_text_does() -> None:
                         ("scrutiny__seagate-st1200mm0088__1.json", 5675 + 39 / 60)):
         drive = analyze(CORPUS / name)[0]
         assert drive["interface"] == "scsi" and abs(drive["power_on_hours"] - hours) < 0.01, name  # JSON: 2 decimals
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.9: a temperature at its threshold is a condition to fix, not a reason to replace the drive
+
+WARM = EDITED / "temperature-at-threshold"
+
+
+@pytest.mark.parametrize("name,hot", [
+    ("seagate-st10000nm0016-190-at-threshold.txt", "190 Airflow_Temperature_Cel 045 at threshold 045, 55 °C"),
+    ("toshiba-mg09aca18te-194-at-threshold.json", "194 Temperature_Celsius 045 at threshold 045, 55 °C"),
+])
+def test_a_hard_disk_at_its_temperature_threshold_is_watched_not_retired(name: str, hot: str) -> None:
+    path = WARM / name
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (10, "watch"), doc["reasons"]
+    assert doc["reasons"] == [f"temperature at its threshold now: {hot}: cool the drive (airflow, fans, placement); "
+                              "not wear, not a defect"]
+    drive = analyze(path)[0]
+    assert drive["kind"] == "hdd" and drive["health"]["failing_attributes"] == []
+    assert drive["health"]["temperatures_at_threshold"] == [hot]
+    state, out = evaluate([assess(parse_output(path.read_bytes(), name))], DEFAULT_THRESHOLDS)  # check's plugin
+    assert state == WARNING and out.startswith("SSDWEAR WARNING - ")
+    assert out.count("temperature at its threshold now") == 2  # line 1's summary, the drive's line once
+
+
+def test_an_attribute_failing_that_is_not_a_temperature_still_retires() -> None:
+    # Crucial MX300: 202 Percent_Lifetime_Remain FAILING_NOW (and SMART FAILED)
+    code, doc = retire_check(CORPUS / "linuxhw-EnterpriseDrive__crucial-ct750mx300ssd1__1.txt")
+    assert (code, doc["verdict"]) == (11, "retire")
+    assert any(r.startswith("attributes failing now: 202 Percent_Lifetime_Remain") for r in doc["reasons"])
+
+
+@pytest.mark.parametrize("attr_id,name,temperature", [
+    (190, "Airflow_Temperature_Cel", True), (194, "Temperature_Celsius", True), (190, "Temperature_Case", True),
+    (231, "Controller_Temperature", True), (244, "Temp_Throttle_Status", True), (234, "Thermal_Throttle_Status", True),
+    (190, "SATA_Error_Ct", False), (205, "Thermal_Asperity_Rate", False), (213, "Simple_Rd_Rtry_Attempts", False),
+    (231, "SSD_Life_Left", False), (5, "Reallocated_Sector_Ct", False),
+])
+def test_temperature_attributes_are_told_by_name(attr_id: int, name: str, temperature: bool) -> None:
+    assert vendors.temperature_attribute(attr(attr_id, 0, name=name)) is temperature
