@@ -50,7 +50,7 @@ from typing import NamedTuple
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterKind, CounterReading, Snapshot
 
 from . import counters, vendors
-from .vendors import MiB, log_entries
+from .vendors import RATED_ERASE_RANGE, MiB, log_entries
 
 # A counter that sees the flash counts wear; host writes do not see write amplification.
 WEAR_KINDS: tuple[CounterKind, ...] = ("media", "erase")
@@ -97,8 +97,6 @@ _BY_NAME: tuple[_AtaCounter, ...] = (
     _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"),
     _AtaCounter("average_erase_count", "erase", (244,), r"^Average_Erase_Count$", "erase cycle"),
 )
-# A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000).
-RATED_ERASE_RANGE = (100, 1_000_000)
 
 
 def _named(attr: Attribute, names: str, any_name: bool) -> bool:

@@ -10,6 +10,7 @@ from ssdwear.model.records import DEVSTAT_PERCENT_USED, Attribute, Snapshot
 
 from .vendors import (
     PERCENTAGE_USED_MAX,
+    RATED_ERASE_RANGE,
     TRUST_STANDARD,
     TRUST_VENDOR,
     UsedReading,
@@ -62,11 +63,26 @@ def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
     average, rated = (snap.attr(i) for i in SMI_ERASE_NAMES)
     if (average is None or rated is None or average.name != SMI_ERASE_NAMES[167]
             or rated.name != SMI_ERASE_NAMES[168] or average.raw is None or rated.raw is None
-            or not 100 <= rated.raw <= 1_000_000):
+            or not RATED_ERASE_RANGE[0] <= rated.raw <= RATED_ERASE_RANGE[1]):
         return None
     return UsedReading("smi_167_average_erase_count", round(average.raw / rated.raw * 100, 2), False,
                        f"attribute 167 Average_Erase_Count {average.raw:,} of 168 Max_Erase_Count_of_Spec "
                        f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
+
+
+def _unrated_contradiction(snap: Snapshot, attr169: Attribute) -> str | None:
+    """What contradicts a 169 raw 0 ('worn out') on a drive that prints no rated erase count (no 168): its own
+    normalised value at 100 beside an average erase count (167) below the fewest cycles any NAND is rated for (the
+    ADATA SU650 at 169 raw 0, normalised 100, 167 = 55, 165 Max_Erase_Count = 60). None when nothing does: a worn
+    drive's blocks have averaged at least its rating, and a normalised value that follows the raw one agrees."""
+    average, most = snap.attr(167), snap.attr(165)
+    if attr169.raw != 0 or attr169.value != 100 or average is None or average.name != SMI_ERASE_NAMES[167] \
+            or average.raw is None or average.raw >= RATED_ERASE_RANGE[0]:
+        return None
+    peak = f" and the most-erased block {most.raw:,} (165 Max_Erase_Count)" \
+        if most is not None and most.name == "Max_Erase_Count" and most.raw is not None else ""
+    return (f"its own normalised value is 100, and its blocks average {average.raw:,} erase cycles (167 "
+            f"Average_Erase_Count){peak}, fewer than any NAND is rated for ({RATED_ERASE_RANGE[0]})")
 
 
 def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> UsedReading | None:
@@ -74,6 +90,10 @@ def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> Use
     contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
     remaining = _smi_169(attr169)
     erase = _smi_erase_counts(snap)
+    if remaining is not None and erase is None and (unrated := _unrated_contradiction(snap, attr169)):
+        warnings.append(f"wear indicator not used: {remaining.detail} means ≥ 100 % used, but {unrated}: "
+                        "attribute 169 is not used")
+        return None
     if remaining is None or erase is None or not disagreement(remaining, erase):
         return remaining
     shown = f"{'≥ ' if remaining.at_least else ''}{remaining.percent:g} %"

@@ -425,6 +425,10 @@ def lifetime_e2h_percent(e2h: int | None, e4h: int | None, power_on_hours: float
     return e2h / E2H_STEPS_PER_PERCENT if e4h >= poh_minutes - never_reset_slack(poh_minutes) else None
 
 
+# A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000): no
+# NAND is rated for fewer than its low end, so a drive whose blocks average fewer erase cycles is not worn out.
+RATED_ERASE_RANGE = (100, 1_000_000)
+
 # NVMe's and SCSI's Percentage Used saturate here (the true wear is this or more).
 PERCENTAGE_USED_MAX = 255
 

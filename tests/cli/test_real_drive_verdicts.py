@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.builders import attr
+from support.builders import ata, attr
 from support.cli import ssdwear_cli
 from support.edited import EDITED, analyze, retire_check
 from support.paths import CORPUS
@@ -15,7 +15,7 @@ from support.paths import CORPUS
 from ssdwear.assess.nagios import WARNING, evaluate
 from ssdwear.assess.report import assess
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
-from ssdwear.drives import vendors
+from ssdwear.drives import indicators, vendors
 from ssdwear.smartctl.parse import parse_output
 
 # ------------------------------------------------------------------------------------------------
@@ -172,3 +172,32 @@ def test_an_attribute_failing_that_is_not_a_temperature_still_retires() -> None:
 ])
 def test_temperature_attributes_are_told_by_name(attr_id: int, name: str, temperature: bool) -> None:
     assert vendors.temperature_attribute(attr(attr_id, 0, name=name)) is temperature
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.15: 169 raw 0 without a rated count, against its own normalised value and the erase counts
+
+
+def test_smi_169_raw_0_is_not_believed_against_its_normalised_value_and_tiny_erase_counts() -> None:
+    path = EDITED / "smi-remaining-lifetime" / "ts32gmts400-169-0-erase-55-no-rating.json"
+    drive = analyze(path)[0]
+    assert drive["used_percent"] is None and not drive["used_at_least"]
+    assert any(w.startswith("wear indicator not used: attribute 169 Remaining_Lifetime_Perc raw 0 means ≥ 100 % used")
+               and "average 55 erase cycles (167 Average_Erase_Count) and the most-erased block 60" in w
+               for w in drive["warnings"]), drive["warnings"]
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (0, "keep"), doc["reasons"]
+
+
+@pytest.mark.parametrize("normalised,average,believed", [
+    (100, 55, False),   # the SU650: both contradict it
+    (100, None, True),  # nothing to contradict it: a worn-out drive is believed
+    (100, 150, True),   # its blocks have averaged more than the fewest cycles any NAND is rated for
+    (0, 55, True),      # its own normalised value agrees with the raw one
+])
+def test_what_contradicts_169_raw_0_without_a_rating(normalised: int, average: int | None, believed: bool) -> None:
+    attrs = [attr(169, 0, value=normalised, name="Remaining_Lifetime_Perc"), attr(165, 60, name="Max_Erase_Count")]
+    attrs += [attr(167, average, name="Average_Erase_Count")] if average is not None else []
+    readings = indicators.ata_used_readings(ata("ADATA SU650", attrs, poh=17000)).readings
+    assert [(r.source, r.percent, r.at_least) for r in readings] == \
+        ([("smi_169_remaining_lifetime", 100.0, True)] if believed else [])

@@ -195,8 +195,9 @@ def test_smi_169_is_read_where_the_erase_counts_agree_and_replaced_where_they_co
     contradict = smi(0, 55, 1000)
     assert [(r.source, r.percent) for r in contradict.readings] == [("smi_167_average_erase_count", 5.5)]
     assert contradict.warnings and "attribute 169 is not used" in contradict.warnings[0]
-    # Names smartctl prints for other families (Innodisk's 168 SATA_PHY_Error_Count) carry no rating.
-    other = indicators.ata_used_readings(ata("X", [attr(167, 55, name="Average_Erase_Count"),
+    # Names smartctl prints for other families (Innodisk's 168 SATA_PHY_Error_Count) carry no rating (an average
+    # below any NAND's rating would contradict 169 raw 0 by itself, issue 26.15: 550 does not).
+    other = indicators.ata_used_readings(ata("X", [attr(167, 550, name="Average_Erase_Count"),
                                                 attr(168, 1000, name="SATA_PHY_Error_Count"),
                                                 attr(169, 0, name="Remaining_Lifetime_Perc")]))
     assert [r.source for r in other.readings] == ["smi_169_remaining_lifetime"]
