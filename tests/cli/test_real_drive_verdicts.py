@@ -201,3 +201,18 @@ def test_what_contradicts_169_raw_0_without_a_rating(normalised: int, average: i
     readings = indicators.ata_used_readings(ata("ADATA SU650", attrs, poh=17000)).readings
     assert [(r.source, r.percent, r.at_least) for r in readings] == \
         ([("smi_169_remaining_lifetime", 100.0, True)] if believed else [])
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.16: a 0 % indicator under 1,000 power-on hours is too early to project, as one that shows wear is
+
+
+def test_a_young_drive_at_0_percent_is_too_early_to_project() -> None:
+    path = EDITED / "power-on-time" / "wdc-pc-sn730-0pct-66h.txt"  # was 144 years, 12.5 pessimistic
+    drive = analyze(path)[0]
+    assert drive["used_percent"] == 0 and drive["power_on_hours"] == 66 and drive["projection"] is None
+    assert any(n.startswith("too early to project: 0 % used in only 66 power-on hours") for n in drive["notes"])
+    code, doc = retire_check(path)
+    assert (code, doc["verdict"]) == (0, "keep") and not any("years" in r for r in (*doc["reasons"], *doc["facts"]))
+    # The same drive at 1,562 h and 1 % (the corpus file it is edited from) is projected.
+    assert analyze(CORPUS / "pySMART__wdc-pc-sn730__1.txt")[0]["projection"] is not None
