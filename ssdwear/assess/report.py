@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ssdwear.drives import counters, indicators, vendors
 from ssdwear.drives.fine import finer_counters
+from ssdwear.drives.naming import family_named
 from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
 from ssdwear.model.records import (
@@ -263,6 +264,7 @@ def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedRe
 
 def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
+    snap = family_named(snap)  # as a smartctl that knew the drive would have printed it
     readings, notes, contradicted = indicators.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
     kind = drive_kind(snap)

@@ -13,10 +13,12 @@ from .vendors import (
     RATED_ERASE_RANGE,
     TRUST_STANDARD,
     TRUST_VENDOR,
+    RawRemaining,
     UsedReading,
     WearAttribute,
     disagreement,
     profile,
+    raw_remaining,
     sandforce_based,
     used_at,
 )
@@ -44,18 +46,17 @@ class Readings(NamedTuple):
     warnings: list[str]
 
 
-# Silicon Motion controllers (ADATA SU650/SP550, Transcend, Kingston KC600 and many more, smartmontools drivedb.h
-# "Silicon Motion based SSDs"): 169 Remaining_Lifetime_Perc, raw = remaining %; 167 Average_Erase_Count and
-# 168 Max_Erase_Count_of_Spec, the drive's rated P/E cycles. The names come only from that drive-database entry.
-SMI_169 = "Remaining_Lifetime_Perc"
+# Erase counts that rate wear where a raw "% remaining" (vendors.RAW_REMAINING) says otherwise: Silicon Motion's
+# 167 Average_Erase_Count of 168 Max_Erase_Count_of_Spec, the drive's rated P/E cycles (drivedb.h "Silicon Motion
+# based SSDs"; the names come only from that entry, or from a family's names: vendors.VendorProfile.names).
 SMI_ERASE_NAMES = {167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec"}
 
 
-def _smi_169(attr: Attribute) -> UsedReading | None:
+def _raw_remaining(attr: Attribute, entry: RawRemaining) -> UsedReading | None:
     if attr.raw is None or not 0 <= attr.raw <= 100:
         return None
-    return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
-                       f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
+    return UsedReading(entry.source, float(100 - attr.raw), attr.raw == 0,
+                       f"attribute {attr.id} {attr.name} raw {attr.raw}", TRUST_VENDOR)
 
 
 def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
@@ -70,13 +71,13 @@ def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
                        f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
 
 
-def _unrated_contradiction(snap: Snapshot, attr169: Attribute) -> str | None:
-    """What contradicts a 169 raw 0 ('worn out') on a drive that prints no rated erase count (no 168): its own
+def _unrated_contradiction(snap: Snapshot, attr: Attribute) -> str | None:
+    """What contradicts a raw 0 ('worn out') on a drive that prints no rated erase count (no 168): its own
     normalised value at 100 beside an average erase count (167) below the fewest cycles any NAND is rated for (the
     ADATA SU650 at 169 raw 0, normalised 100, 167 = 55, 165 Max_Erase_Count = 60). None when nothing does: a worn
     drive's blocks have averaged at least its rating, and a normalised value that follows the raw one agrees."""
     average, most = snap.attr(167), snap.attr(165)
-    if attr169.raw != 0 or attr169.value != 100 or average is None or average.name != SMI_ERASE_NAMES[167] \
+    if attr.raw != 0 or attr.value != 100 or average is None or average.name != SMI_ERASE_NAMES[167] \
             or average.raw is None or average.raw >= RATED_ERASE_RANGE[0]:
         return None
     peak = f" and the most-erased block {most.raw:,} (165 Max_Erase_Count)" \
@@ -85,20 +86,21 @@ def _unrated_contradiction(snap: Snapshot, attr169: Attribute) -> str | None:
             f"Average_Erase_Count){peak}, fewer than any NAND is rated for ({RATED_ERASE_RANGE[0]})")
 
 
-def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> UsedReading | None:
-    """169 Remaining_Lifetime_Perc when the drive's own erase counters agree with it (or it has none); where they
+def _remaining_reading(snap: Snapshot, attr: Attribute, entry: RawRemaining, warnings: list[str]
+                       ) -> UsedReading | None:
+    """A raw '% remaining' when the drive's own erase counters agree with it (or it has none); where they
     contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
-    remaining = _smi_169(attr169)
+    remaining = _raw_remaining(attr, entry)
     erase = _smi_erase_counts(snap)
-    if remaining is not None and erase is None and (unrated := _unrated_contradiction(snap, attr169)):
+    if remaining is not None and erase is None and (unrated := _unrated_contradiction(snap, attr)):
         warnings.append(f"wear indicator not used: {remaining.detail} means ≥ 100 % used, but {unrated}: "
-                        "attribute 169 is not used")
+                        f"attribute {attr.id} is not used")
         return None
     if remaining is None or erase is None or not disagreement(remaining, erase):
         return remaining
     shown = f"{'≥ ' if remaining.at_least else ''}{remaining.percent:g} %"
     warnings.append(f"wear indicators disagree: {remaining.detail} means {shown} used, but the drive's erase "
-                    f"counters ({erase.detail}) mean {erase.percent:g} %; attribute 169 is not used")
+                    f"counters ({erase.detail}) mean {erase.percent:g} %; attribute {attr.id} is not used")
     return erase
 
 
@@ -126,9 +128,9 @@ def ata_used_readings(snap: Snapshot) -> Readings:
         reading = _wear_reading(wear, attr) if attr is not None else None
         if reading is not None:
             readings.append(reading)
-    attr169 = snap.attr(169)
-    if attr169 is not None and attr169.name == SMI_169:
-        reading = _smi_reading(snap, attr169, warnings)
+    for attr in snap.attributes.values():
+        remaining = raw_remaining(attr)
+        reading = _remaining_reading(snap, attr, remaining, warnings) if remaining is not None else None
         if reading is not None:
             readings.append(reading)
     readings.sort(key=lambda r: r.trust)

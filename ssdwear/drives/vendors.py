@@ -19,8 +19,9 @@ hand in its MANIFEST.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
 
@@ -78,6 +79,15 @@ _SANDFORCE_INTEL_MODEL = re.compile(r"^(INTEL\s+)?SSD(SC2C[WT]|SC2B[WF]|MCEA[CW]
 _SK_HYNIX = re.compile(r"^SH[GY]S|^HFS\d|SK ?hynix", re.I)
 _TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
 _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
+# Industrial SATA SSDs, by the model strings of their drivedb.h entries (whole strings, as smartctl matches them).
+_INNODISK_3X3_3X4 = re.compile(r'^(?:2\.5" SATA SSD|CFast|Mini PCIeDOM|(?:InnoDisk Corp\. - )?mSATA(?: mini)?|'
+                               r"M\.2 \(S42\)|SATA Slim|SATADOM-[MS][HLV](?: Type [CD])?) (?:1IE3|3[IM]E[34])(?: V2)?$")
+_ATP_SUPERIOR = re.compile(r"^ATP (?:SATA ?III|I-Temp\. SATA ?III) (?:M\.2 (?:2242|2280)|mSATA|2\.5 inch) SSD$")
+_ATP_SUPERIOR_FIRMWARE = re.compile(r"^(?:T0205B|U0316B)$")  # the entry's firmware: its Value Line shares models
+_ATP_AMLC = re.compile(r"^ATP I-Temp M\.2 22(?:42|80)$")
+_SWISSBIT_X7X = re.compile(r"^SFSA.{4}[MQSUV].AK.T[ABO].{13}$")
+_STORFLY = re.compile(r"^StorFly VSF")  # Virtium's StorFly line (newer Virtium models drop the prefix, and differ)
+_TOSHIBA_SG6 = re.compile(r"^TOSHIBA KSG60Z[A-Z]{2}\d{3}G\b")
 
 
 # RAID controllers' logical volumes, by the INQUIRY vendor and product smartctl prints for them (real outputs,
@@ -208,6 +218,11 @@ class VendorProfile:
     # Device Statistics host counters kept in 32 bits of sectors (they wrap every 2 TiB): a decrease below
     # that size is not proof of another drive.
     host_counters_wrap_at: int | None = None
+    # The attribute names of the family's drive-database entry (the newest drivedb.h) or datasheet, for outputs
+    # of a smartctl that did not know the drive and printed its defaults ('Unknown_Attribute', 241
+    # 'Total_LBAs_Written'): every rule keyed by a name then reads them as that entry names them.
+    names: Mapping[int, str] = field(default_factory=dict)
+    names_from: str = ""  # where the names come from, for the note
 
 
 # Intel counts host I/O in 32 MiB units whatever name smartctl prints; 249 NAND_Writes_1GiB (320/520/53x/
@@ -277,12 +292,80 @@ PROFILES: tuple[VendorProfile, ...] = (
     # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
     VendorProfile("SanDisk", _model(_SANDISK),
                   wear=(WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0),)),
+    # Innodisk 3ME3/3ME4/3IE3/3IE4 (drivedb.h "Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs"; smartctl 6.6 has no entry
+    # for the 3ME4 and prints Unknown_Attribute): 169 Remaining_Lifetime_Perc, raw = % of life remaining, as SONiC's
+    # sonic-platform-common (ssd_generic.py, INNODISK_HEALTH_ID 169) reads it; 167 average of 165's maximum erase
+    # counts, 168 is no rating there; 241/242 in 32 MiB.
+    VendorProfile("Innodisk 3ME3/3ME4/3IE3/3IE4", _model(_INNODISK_3X3_3X4),
+                  names={165: "Max_Erase_Count", 167: "Average_Erase_Count", 168: "SATA_PHY_Error_Count",
+                         169: "Remaining_Lifetime_Perc", 241: "Host_Writes_32MiB", 242: "Host_Reads_32MiB"},
+                  names_from="drivedb.h 'Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs'"),
+    # ATP SATA III Superior Line, firmware T0205B/U0316B (drivedb.h "ATP SATA III Superior Line SSDs"): 248
+    # Percent_Lifetime_Remain, raw = % remaining (RAW_REMAINING); 235 host sectors written, 241 NAND sectors written.
+    VendorProfile("ATP SATA III Superior Line",
+                  lambda s: bool(_ATP_SUPERIOR.match(s.model or "") and _ATP_SUPERIOR_FIRMWARE.match(s.firmware or "")),
+                  host_written=(Counter(235, lba_names=("Sectors_Written_to_SSD",)),),
+                  nand_written=(Counter(241, lba_names=("Sectors_Written_to_NAND",)),),
+                  names={175: "Average_Erase_Count", 235: "Sectors_Written_to_SSD", 241: "Sectors_Written_to_NAND",
+                         242: "Sectors_Read_from_SSD", 248: "Percent_Lifetime_Remain"},
+                  names_from="drivedb.h 'ATP SATA III Superior Line SSDs'"),
+    # ATP I-Temp M.2 aMLC (drivedb.h "ATP SATA III aMLC M.2 2242/80 Embedded SSDs"): 248 PCT_Life_Remaining.
+    VendorProfile("ATP aMLC M.2 Embedded", _model(_ATP_AMLC),
+                  host_written=(Counter(235, lba_names=("Device_Sectors_Written",)),),
+                  nand_written=(Counter(241, lba_names=("Nand_Sectors_Written",)),),
+                  names={175: "Average_Erase_Count", 235: "Device_Sectors_Written", 241: "Nand_Sectors_Written",
+                         248: "PCT_Life_Remaining"},
+                  names_from="drivedb.h 'ATP SATA III aMLC M.2 2242/80 Embedded SSDs'"),
+    # Swissbit X-7x (drivedb.h "Swissbit X-7x Family SATA SSD"): 248 SSD_Remaining_Life_Perc, raw = % remaining.
+    VendorProfile("Swissbit X-7x", _model(_SWISSBIT_X7X),
+                  names={165: "Maximum_Erase_Count", 167: "Average_Erase_Count", 168: "Rated_Erase_Count",
+                         231: "Life_Remaining_Percent", 248: "SSD_Remaining_Life_Perc"},
+                  names_from="drivedb.h 'Swissbit X-7x Family SATA SSD'"),
+    # Virtium StorFly on Silicon Motion's attribute layout (drivedb.h "Silicon Motion based SSDs": 165, 167
+    # Average_Erase_Count of 168 Max_Erase_Count_of_Spec, 241/242 in 32 MiB; Virtium's SmartCmd names 168
+    # NAND_Endurance, as quoted in SONiC's tests/test_ssd.py) with 248 Lifetime_Remaining% (drivedb.h "StorFly CFast
+    # SATA 6Gbps SSDs", firmware after 0409), raw = % remaining: a StorFly VSF302XC016G at 167 = 2,444 of 20,000
+    # reads 248 = 88, and its 241 x 32 MiB = 21 TB against 39 TB of erases (x 16 GB) is a write amplification of 1.9.
+    VendorProfile("Virtium StorFly", _model(_STORFLY),
+                  names={165: "Max_Erase_Count", 167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec",
+                         241: "Host_Writes_32MiB", 242: "Host_Reads_32MiB", 248: "Lifetime_Remaining%"},
+                  names_from="drivedb.h 'Silicon Motion based SSDs' and 'StorFly CFast SATA 6Gbps SSDs'"),
+    # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
+    # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
+    # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.
+    VendorProfile("Toshiba SG6", _model(_TOSHIBA_SG6),
+                  wear=(WearAttribute(177, "toshiba_177_wear_leveling_count", "Wear_Leveling_Count"),),
+                  host_written=(Counter(241, 32 * MiB, "32 MiB"),), host_read=(Counter(242, 32 * MiB, "32 MiB"),)),
     # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
     VendorProfile("SK hynix / Toshiba", lambda s: bool(_SK_HYNIX.search(s.model or "")
                                                        or _TOSHIBA_SATA_SSD.search(s.model or "")),
                   wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),)),
 )
 GENERIC = VendorProfile("generic", lambda s: True)
+
+
+class RawRemaining(NamedTuple):
+    """An attribute whose raw value is the percent of life remaining (0-100), by ID and drive-database name."""
+
+    id: int
+    name: str
+    source: str  # stable identifier in reports and the history
+
+
+# Raw values that count % of life remaining (raw48 in every entry named; the normalised value is not it).
+RAW_REMAINING = (
+    # drivedb.h "Silicon Motion based SSDs" (ADATA SU650/SP550, Transcend, Kingston KC600, ...), "Innodisk
+    # 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs", "Innodisk 3IE2/3ME2/3MG2/3SE2/3TG6 SSDs"
+    RawRemaining(169, "Remaining_Lifetime_Perc", "smi_169_remaining_lifetime"),
+    RawRemaining(248, "Percent_Lifetime_Remain", "atp_248_percent_lifetime_remain"),  # "ATP SATA III Superior Line"
+    RawRemaining(248, "PCT_Life_Remaining", "atp_248_percent_lifetime_remain"),  # "ATP SATA III aMLC M.2 ..."
+    RawRemaining(248, "SSD_Remaining_Life_Perc", "swissbit_248_remaining_life"),  # "Swissbit X-7x Family SATA SSD"
+    RawRemaining(248, "Lifetime_Remaining%", "storfly_248_lifetime_remaining"),  # "StorFly CFast SATA 6Gbps SSDs"
+)
+
+
+def raw_remaining(attr: Attribute) -> RawRemaining | None:
+    return next((r for r in RAW_REMAINING if r.id == attr.id and r.name == attr.name), None)
 
 
 def sandforce_based(snap: Snapshot) -> bool:
@@ -440,7 +523,7 @@ def indicator_saturated(source: str | None, percent: float | None) -> bool:
         return False
     if source in ("nvme_percentage_used", "scsi_percentage_used"):
         return percent >= PERCENTAGE_USED_MAX
-    if source == "smi_169_remaining_lifetime":
+    if source in {r.source for r in RAW_REMAINING}:
         return percent >= 100
     wear = next((w for p in PROFILES for w in p.wear if w.source == source), None)
     if wear is None:

@@ -4,6 +4,7 @@ the edit), run through the commands."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -216,3 +217,61 @@ def test_a_young_drive_at_0_percent_is_too_early_to_project() -> None:
     assert (code, doc["verdict"]) == (0, "keep") and not any("years" in r for r in (*doc["reasons"], *doc["facts"]))
     # The same drive at 1,562 h and 1 % (the corpus file it is edited from) is projected.
     assert analyze(CORPUS / "pySMART__wdc-pc-sn730__1.txt")[0]["projection"] is not None
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.12: industrial and unlisted SSDs, read by their family's drive-database names or a vendor rule
+
+INDUSTRIAL = EDITED / "industrial"
+
+
+@pytest.mark.parametrize("name,used,source", [
+    ("innodisk-3me4-smartctl-6.6.txt", 6.0, "smi_169_remaining_lifetime"),
+    ("atp-superior-line-248.txt", 8.0, "atp_248_percent_lifetime_remain"),
+    ("atp-amlc-m2-248.txt", 5.0, "atp_248_percent_lifetime_remain"),
+    ("swissbit-x-75-248.txt", 3.0, "swissbit_248_remaining_life"),
+    ("virtium-storfly-248.txt", 12.0, "storfly_248_lifetime_remaining"),
+    ("toshiba-ksg60zmv256g-177.txt", 7.0, "toshiba_177_wear_leveling_count"),
+])
+def test_industrial_and_unlisted_ssds_get_their_wear_figure(name: str, used: float, source: str) -> None:
+    drive = analyze(INDUSTRIAL / name)[0]
+    assert (drive["used_percent"], drive["used_source"]) == (used, source)
+    assert drive["projection"] is not None  # 2,376 power-on hours: projected
+    assert not any("no lifetime wear indicator" in n for n in drive["notes"])
+
+
+def test_the_names_of_the_family_entry_are_said_and_give_the_units() -> None:
+    drive = analyze(INDUSTRIAL / "innodisk-3me4-smartctl-6.6.txt")[0]
+    said = ("attributes read by the names of drivedb.h 'Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs' (165 Max_Erase_Count, "
+            "167 Average_Erase_Count, 168 SATA_PHY_Error_Count, 169 Remaining_Lifetime_Perc, 241 Host_Writes_32MiB, "
+            "242 Host_Reads_32MiB)")
+    assert any(n.startswith(said) for n in drive["notes"]), drive["notes"]
+    assert drive["writes"]["host_bytes_written"] == 176271 * 32 * 2**20  # 241 in 32 MiB, no longer 512-byte sectors
+    storfly = analyze(INDUSTRIAL / "virtium-storfly-248.txt")[0]
+    erase = next(c for c in storfly["counters"] if c["source"] == "average_erase_count")
+    assert (erase["value"], erase["rated"]) == (2444, 20000)  # 167 of 168's rating: 12.2 %, beside 248's 12 %
+    assert not any("disagree" in w for w in storfly["warnings"])
+    atp = analyze(INDUSTRIAL / "atp-superior-line-248.txt")[0]  # 241 counts NAND sectors there, not host writes
+    assert atp["writes"]["host_bytes_written"] is None and atp["writes"]["nand_bytes_written"] == 176271 * 512
+    amlc = analyze(INDUSTRIAL / "atp-amlc-m2-248.txt")[0]  # 235 Device_Sectors_Written: its host writes
+    assert amlc["writes"]["host_bytes_written"] == 52_800_000 * 512
+
+
+@pytest.mark.parametrize("model,firmware,family", [
+    ('2.5" SATA SSD 3ME4', "L17606", "Innodisk 3ME3/3ME4/3IE3/3IE4"),
+    ("SATADOM-SH Type C 3ME4", "L16B01", "Innodisk 3ME3/3ME4/3IE3/3IE4"),
+    ("SATA Slim 3MG2-P", "M141114", "generic"),  # another Innodisk entry (Remaining_Lifetime_Perc named there)
+    ("ATP SATA III M.2 2280 SSD", "T0205B", "ATP SATA III Superior Line"),
+    ("ATP SATA III mSATA SSD", "SBFMT1.3", "generic"),  # the Value Line: same model string, Phison firmware
+    ("ATP I-Temp M.2 2242", "R0822A", "ATP aMLC M.2 Embedded"),
+    ("SFSA160GM2AK1TA-I-8C-11P-STD", "SBR15103", "Swissbit X-7x"),
+    ("SFSA080GM1AO1TO-C-8C-11P-STD", "AOR20008", "generic"),  # Swissbit X-8x: 248 Remaining_Life, not read here
+    ("StorFly VSF302XC016G-MLX1", "0202-001", "Virtium StorFly"),
+    ("VSFDM8XC240G-V11-T", "0913-000", "generic"),  # a newer Virtium: 248 reads 1 at 221 h, not % remaining
+    ("TOSHIBA KSG60ZMV512G M.2 2280 512GB", "ABDA4102", "Toshiba SG6"),
+    ("TOSHIBA THNSNK256GVN8", "K8XA4103", "SK hynix / Toshiba"),
+])
+def test_industrial_families_match_their_model_strings_and_not_a_neighbours(model: str, firmware: str,
+                                                                            family: str) -> None:
+    snap = replace(ata(model, []), firmware=firmware)
+    assert vendors.profile(snap).name == family

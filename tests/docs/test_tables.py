@@ -96,6 +96,8 @@ def used_sources_in_code() -> set[str]:
                 found.add(args[0].value)
             if node.func.id == "WearAttribute" and len(args) > 1 and isinstance(args[1], ast.Constant):
                 found.add(args[1].value)
+            if node.func.id == "RawRemaining" and len(args) > 2 and isinstance(args[2], ast.Constant):
+                found.add(args[2].value)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_SOURCE")
                                                 for t in node.targets) and isinstance(node.value, ast.Constant):
             found.add(node.value.value)
