@@ -76,15 +76,13 @@ _PAGES = _AtaCounter("nand_pages_written", "media", (247, 248),
                      r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
 _AVERAGE_ERASE = r"^(Ave_Block-Erase_Count|Avg_Block-Erase_Count|Average_PE_Cycles_TLC|Avg_Write/Erase_Count|" \
                  r"Avg_Program/Erase_Ct|Average_PE_Cycles)$"
-# smartmontools drivedb.h "WD Blue / Red / Green SSDs": WDS... 2.5"/M.2 SATA SSDs, WD Blue/Red SA5x0, WD Green.
-_WD_SATA_SSD = re.compile(r"^WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|^WDC WDBNCE|^WD (Green|Blue SA5[01]0|Red SA5[01]0)\b")
 # Families whose attribute IDs are fixed: by their profile (vendors.py), or by the drive-database entry's models.
 _FAMILIES: tuple[tuple[Callable[[Snapshot], bool], tuple[_AtaCounter, ...]], ...] = (
     (lambda s: vendors.profile(s).name == "Crucial/Micron",
      (_PAGES, _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"))),
     (lambda s: vendors.profile(s).name == "Samsung",
      (_AtaCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle", any_name=True),)),
-    (lambda s: bool(_WD_SATA_SSD.match((s.model or "").strip())),
+    (lambda s: vendors.profile(s).name == vendors.WD_SATA,
      (_AtaCounter("average_erase_count", "erase", (173,), r"^Average_PE_Cycles_TLC$", "erase cycle",
                   any_name=True),)),
 )

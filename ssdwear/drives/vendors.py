@@ -79,6 +79,9 @@ _SANDFORCE_INTEL_MODEL = re.compile(r"^(INTEL\s+)?SSD(SC2C[WT]|SC2B[WF]|MCEA[CW]
 _SK_HYNIX = re.compile(r"^SH[GY]S|^HFS\d|SK ?hynix", re.I)
 _TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
 _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
+# smartmontools drivedb.h "WD Blue / Red / Green SSDs": WDS... 2.5"/M.2 SATA SSDs, WD Blue/Red SA5x0, WD Green.
+_WD_SATA_SSD = re.compile(r"^WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|^WDC WDBNCE|^WD (Green|Blue SA5[01]0|Red SA5[01]0)\b")
+WD_SATA = "WD Blue / Red / Green SATA"
 # Industrial SATA SSDs, by the model strings of their drivedb.h entries (whole strings, as smartctl matches them).
 _INNODISK_3X3_3X4 = re.compile(r'^(?:2\.5" SATA SSD|CFast|Mini PCIeDOM|(?:InnoDisk Corp\. - )?mSATA(?: mini)?|'
                                r"M\.2 \(S42\)|SATA Slim|SATADOM-[MS][HLV](?: Type [CD])?) (?:1IE3|3[IM]E[34])(?: V2)?$")
@@ -228,6 +231,8 @@ class VendorProfile:
 # Intel counts host I/O in 32 MiB units whatever name smartctl prints; 249 NAND_Writes_1GiB (320/520/53x/
 # 540s/545s), 243 NAND_Writes_32MiB (S3510/S3610/S3520/S4x00): the IDs mean the same on every Intel SATA SSD.
 _INTEL_NAND = (Counter(249, GiB, "1 GiB"), Counter(243, 32 * MiB, "32 MiB"))
+_INTEL_HOST_WRITTEN = (Counter(241, 32 * MiB, "32 MiB"), Counter(225, 32 * MiB, "32 MiB"), Counter(246))
+_INTEL_HOST_READ = (Counter(242, 32 * MiB, "32 MiB"),)
 INTEL_TIMED = TimedWorkload(
     reset_families=TIMER_RESET_FAMILIES,
     reset_families_text="X25-M G2, 311/313, 320, 710, 545s, 730, DC S35x0/S36x0/S37x0, S4x00/S4x10/S4x20",
@@ -263,16 +268,19 @@ def _nvme_timed_family(snap: Snapshot) -> bool:
 PROFILES: tuple[VendorProfile, ...] = (
     # Intel/Solidigm data-centre NVMe: the timed workload in vendor log 0xCA (wear: the standard health log).
     VendorProfile("Intel/Solidigm data-centre NVMe", _nvme_timed_family, timed=NVME_TIMED),
-    # Dell-certified Intel: 245 Percent_Life_Remaining; host counters as their names say.
+    # Dell-certified Intel: 245 Percent_Life_Remaining; host counters in Intel's 32 MiB (drivedb.h "Dell Certified
+    # Intel S3520 Series SSDs" names 225 Host_Writes_32MiB; the corpus SSDSCKJB240G7R prints 241 as the default
+    # Total_LBAs_Written with 225's raw, 129,493: 4.3 TB, not the 66 MB of 512-byte sectors).
     VendorProfile("Dell-certified Intel", is_dell_intel,
                   wear=(WearAttribute(245, "dell_245_percent_life_remaining", "Percent_Life_Remaining", floor=0),),
-                  nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+                  host_written=_INTEL_HOST_WRITTEN, host_read=_INTEL_HOST_READ, nand_written=_INTEL_NAND,
+                  timed=INTEL_TIMED),
     # Intel 233 Media_Wearout_Indicator "decreases from 100 to 1 as the average erase cycle count increases from
     # 0 to the maximum rated cycles" (DC S3700 datasheet): 100 -> 1 spans the rated life, used = (100 - v) / 0.99.
     VendorProfile("Intel/Solidigm", is_intel_ssd,
                   wear=(WearAttribute(233, "intel_233_media_wearout", "Media_Wearout_Indicator", divisor=0.99),),
-                  host_written=(Counter(241, 32 * MiB, "32 MiB"), Counter(225, 32 * MiB, "32 MiB"), Counter(246)),
-                  host_read=(Counter(242, 32 * MiB, "32 MiB"),), nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+                  host_written=_INTEL_HOST_WRITTEN, host_read=_INTEL_HOST_READ, nand_written=_INTEL_NAND,
+                  timed=INTEL_TIMED),
     # Samsung 177 Wear_Leveling_Count: normalized = life remaining.
     VendorProfile("Samsung", lambda s: bool(_SAMSUNG.search(s.model or "") or "Samsung" in (s.model_family or "")),
                   wear=(WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count"),)),
@@ -289,6 +297,16 @@ PROFILES: tuple[VendorProfile, ...] = (
                   lambda s: bool(_KINGSTON.search(s.model or "") or _SEAGATE_NYTRO.search(s.model or "")
                                  or _SANDFORCE_FAMILY.search(s.model_family or "")),
                   wear=(WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0),)),
+    # WD Blue / Red / Green SATA SSDs (drivedb.h "WD Blue / Red / Green SSDs"; the 4 TB Red SA500 WDS400T1R0A only
+    # since its commit 8fdde1fcb, not in smartctl 7.3's): 241/242 Host_Writes_GiB/Host_Reads_GiB count GiB (the
+    # corpus WDS200T1R0A: 121,390 GiB = Device Statistics' Logical Sectors Written x 512 within 0.01 %).
+    VendorProfile(WD_SATA, lambda s: bool(_WD_SATA_SSD.match((s.model or "").strip())),
+                  host_written=(Counter(241, GiB, "1 GiB"),), host_read=(Counter(242, GiB, "1 GiB"),),
+                  names={165: "Block_Erase_Count", 166: "Minimum_PE_Cycles_TLC", 167: "Max_Bad_Blocks_per_Die",
+                         168: "Maximum_PE_Cycles_TLC", 169: "Total_Bad_Blocks", 170: "Grown_Bad_Blocks",
+                         173: "Average_PE_Cycles_TLC", 233: "NAND_GB_Written_TLC", 234: "NAND_GB_Written_SLC",
+                         241: "Host_Writes_GiB", 242: "Host_Reads_GiB"},
+                  names_from="drivedb.h 'WD Blue / Red / Green SSDs'"),
     # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
     VendorProfile("SanDisk", _model(_SANDISK),
                   wear=(WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0),)),

@@ -16,7 +16,7 @@ from support.paths import CORPUS
 from ssdwear.assess.nagios import WARNING, evaluate
 from ssdwear.assess.report import assess
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
-from ssdwear.drives import indicators, vendors
+from ssdwear.drives import counters, indicators, vendors
 from ssdwear.smartctl.parse import parse_output
 
 # ------------------------------------------------------------------------------------------------
@@ -275,3 +275,48 @@ def test_industrial_families_match_their_model_strings_and_not_a_neighbours(mode
                                                                             family: str) -> None:
     snap = replace(ata(model, []), firmware=firmware)
     assert vendors.profile(snap).name == family
+
+
+# ------------------------------------------------------------------------------------------------
+# 26.10: host writes in the family's unit, and counts too small to be true
+
+
+def _check(path: Path) -> str:
+    return evaluate([assess(parse_output(path.read_bytes(), path.name))], DEFAULT_THRESHOLDS)[1]
+
+
+def test_a_wd_sata_ssd_unknown_to_smartctl_counts_241_in_gib() -> None:
+    path = EDITED / "vendor-units" / "wd-red-sa500-4tb-smartctl-7.3.txt"
+    writes = analyze(path)[0]["writes"]  # the figures `report` gives (one assess for both)
+    assert writes["host_bytes_written"] == 173833 * 2**30  # 187 TB in 8,244 h, not 89 MB of 512-byte sectors
+    assert writes["sources"]["host_bytes_written"] == "attribute 241 Host_Writes_GiB x 1 GiB"
+    assert writes["rated_bytes"] == 2_500_000_000_000_000 and writes["rated_used_percent"] == 7.47  # the TBW share
+    perfdata = _check(path)
+    assert "=7.47%;80;100;0;" in perfdata and f"={173833 * 2**30}B;;;0;" in perfdata
+
+
+def test_dell_certified_intel_counts_host_writes_in_32_mib() -> None:
+    writes = analyze(CORPUS / "smartctl_exporter__intel-ssdsckjb240g7r__1.json")[0]["writes"]
+    assert writes["host_bytes_written"] == 129493 * 32 * 2**20  # 225 Host_Writes_32MiB's raw, as 241 prints it
+
+
+@pytest.mark.parametrize("name,written,why", [
+    ("pySMART__liteonit-lct-512l9s__1.txt", 90_250_752, "100 kB per power-on hour over 2,376 hours"),
+    ("pySMART__apacer-as340-240gb__1.txt", 1_971_712, "100 kB per power-on hour over 3,519 hours"),
+    ("pySMART__hs-ssd-c100-120g__1.txt", 365_568, "100 kB per power-on hour over 133 hours"),
+])
+def test_host_writes_too_few_for_the_hours_are_a_warning_not_a_figure(name: str, written: int, why: str) -> None:
+    # Real drives not in smartctl's database: 241 printed Total_LBAs_Written, read as 512-byte sectors
+    drive = analyze(CORPUS / name)[0]
+    assert drive["writes"]["host_bytes_written"] is None and drive["writes"]["rated_used_percent"] is None
+    assert any(w.startswith(f"attribute 241 Total_LBAs_Written x 512 B gives {written:,} B, fewer than this drive "
+                            "can have written") and why in w and w.endswith("not used") for w in drive["warnings"])
+    assert "'written_" not in _check(CORPUS / name)
+
+
+def test_host_writes_too_few_for_the_wear_reported_are_a_warning_not_a_figure() -> None:
+    drive = analyze(EDITED / "industrial" / "swissbit-x-75-248.txt")[0]  # 3 % used, 90 MB by 241 as sectors
+    assert drive["used_percent"] == 3 and drive["writes"]["host_bytes_written"] is None
+    assert any("3 % of the capacity at the 3 % of its endurance the drive reports used" in w
+               for w in drive["warnings"]), drive["warnings"]
+    assert counters.host_written_floor(ata("X", [], poh=50)) is None  # too young, no wear: nothing bounds it

@@ -141,7 +141,8 @@ def test_first_matching_profile_decides() -> None:
     readings = indicators.used_readings(dell).readings
     assert [r.source for r in readings] == ["dell_245_percent_life_remaining"]  # not Intel's 233
     assert vendors.profile(ata("Samsung SSD 860 EVO 500GB", [])).name == "Samsung"
-    assert vendors.profile(ata("WDC WDS500G2B0A", [])) is vendors.GENERIC
+    assert vendors.profile(ata("LITEONIT LCT-512L9S-11 2.5 7mm 512GB", [])) is vendors.GENERIC
+    assert vendors.profile(ata("WDC WDS500G2B0A", [])).name == vendors.WD_SATA  # issue 26.10
 
 
 def test_a_new_family_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -162,8 +163,10 @@ def test_intel_counts_host_writes_in_32_mib_whatever_the_name() -> None:
     snap = ata(timed.model or "", [*timed.attributes.values(), attr(241, 3, 100, "Total_LBAs_Written")])
     written = counters.ata_host_written(snap)
     assert written is not None and written.bytes == 3 * 32 * 1024 * 1024
-    generic = ata("WDC WDS500G2B0A", [attr(241, 3, 100, "Total_LBAs_Written")])
+    generic = ata("LITEONIT LCT-512L9S-11", [attr(241, 3, 100, "Total_LBAs_Written")], poh=None)
     assert counters.ata_host_written(generic).bytes == 3 * 512
+    wd = ata("WDC WDS500G2B0A", [attr(241, 3, 100, "Total_LBAs_Written")])  # WD counts GiB (issue 26.10)
+    assert counters.ata_host_written(wd).bytes == 3 * 2**30
 
 
 def test_impossible_timed_pattern_belongs_to_intel() -> None:
