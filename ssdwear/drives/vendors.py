@@ -3,7 +3,8 @@
 Every reader consults `profile(snap)`, the first entry of PROFILES whose family matches: the lifetime wear
 attribute (its direction and scaling), the host and NAND write counters with their units, the timed-workload
 attributes and the families whose timer reset is documented, and the quirks (a wear value that wraps past
-100 %, host counters that wrap at 32 bits, impossible timed-workload patterns). Adding a drive family is one
+100 %, host counters that wrap at 32 bits, impossible timed-workload patterns), and the names of its newest
+drive-database entry for outputs of a smartctl that did not know it (naming.py). Adding a drive family is one
 entry here plus a fixture of its smartctl output.
 
 Attributes are identified by ID *and* drive family. smartctl's attribute names are used only where they
