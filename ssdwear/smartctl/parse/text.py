@@ -166,7 +166,7 @@ def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
 
 def _factory_hours(p: TextParser, m: re.Match[str]) -> bool:
     """Seagate's and Hitachi's SAS factory log page (vendor page 0x3e), '  number of hours powered up = 7127.12':
-    smartctl prints it for drives whose vendor is SEAGATE, HITACHI or HGST, at least since 6.5 (scsiprint.cpp,
+    smartctl prints it for drives whose vendor is SEAGATE, HITACHI, HL-DT-ST or HGST, at least since 6.5 (scsiprint.cpp,
     scsiPrintSeagateFactoryLPage: the parameter's minutes / 60 as '%.2f', whose decimal mark follows the locale)."""
     if p.poh_factory is None:
         p.poh_factory = int(m.group(1)) + int(m.group(2)) / 100
