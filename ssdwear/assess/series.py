@@ -40,13 +40,19 @@ def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
     return ("alone", snap.source)
 
 
-def _look_alike(snap: Snapshot) -> tuple[str, ...]:
-    return (snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
+def _look_alike(snap: Snapshot) -> tuple[str, ...] | None:
+    """What two masked files of one drive share (model, firmware, capacity); None without an identity section."""
+    if snap.model is None:
+        return None
+    return (snap.model, snap.firmware or "?", str(snap.capacity_bytes or "?"))
 
 
+_JOINED_BY = ("files are joined into one drive's series only by serial or WWN (--same-drive when they are readings of "
+              "one drive)")
 MASKED_ALONE = ("serial masked: reported alone, although other files show the same model, firmware and capacity: "
-                "files are joined into one drive's series only by serial or WWN (--same-drive when they are "
-                "readings of one drive)")
+                f"{_JOINED_BY}")
+NO_IDENTITY_ALONE = f"no identity section (model, serial): reported alone, as nothing says which drive it is: " \
+                    f"{_JOINED_BY}"
 
 
 def _same_drive_check(readings: Sequence[SavedReading]) -> None:
@@ -166,11 +172,14 @@ def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading],
     """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
     if same_drive or len(chain) != 1 or DriveId.of(chain[0].snap).key:
         return None
-    alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == _look_alike(chain[0].snap)
-             and DriveId.of(r.snap).key is None]
-    if not alike:
-        return None
-    return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))
+    mine = _look_alike(chain[0].snap)
+    if mine is None:
+        note = NO_IDENTITY_ALONE if len(readings) > 1 else None
+    else:
+        alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == mine
+                 and DriveId.of(r.snap).key is None]
+        note = MASKED_ALONE if alike else None
+    return replace(chain[0].report, notes=(*chain[0].report.notes, note)) if note else None
 
 
 def series_reports(readings: Sequence[SavedReading], ctx: Context, same_drive: bool = False

@@ -148,6 +148,11 @@ class Snapshot:
         return bool(self.attributes or self.devstats or self.nvme or self.scsi or self.model or self.serial)
 
     @property
+    def has_smart_data(self) -> bool:
+        """Whether the output holds any of the drive's SMART data (an identity-only one, `smartctl -i`, has none)."""
+        return bool(self.attributes or self.devstats or self.nvme or self.scsi) or self.smart_passed is not None
+
+    @property
     def is_solid_state(self) -> bool | None:
         if self.interface == "nvme":
             return True
@@ -298,7 +303,10 @@ class Health:
     reallocated_sectors: int | None = None  # ATA attribute 5 raw
     pending_sectors: int | None = None  # ATA attribute 197 raw
     uncorrectable_errors: int | None = None  # ATA attribute 187 / 198 raw
-    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now
+    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now, temperatures apart
+    # temperature attributes at or below threshold now ('190 Airflow_Temperature_Cel 045 at threshold 045, 55 °C'):
+    # a condition to fix (cooling), not wear or a defect
+    temperatures_at_threshold: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

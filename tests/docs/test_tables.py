@@ -86,16 +86,20 @@ def test_every_projection_field_is_documented(drives: list[dict[str, Any]]) -> N
 
 def used_sources_in_code() -> set[str]:
     """Every used_source identifier the drive table can produce: the vendor wear attributes' sources, the
-    standard indicators and the finer counters (ssdwear/drives/vendors.py)."""
-    tree = ast.parse((ROOT / "ssdwear" / "drives" / "vendors.py").read_text(encoding="utf-8"))
+    standard indicators and the finer counters (the drive table, ssdwear/drives/vendors.py, and the readings of
+    it, ssdwear/drives/indicators.py)."""
+    trees = [ast.parse((ROOT / "ssdwear" / "drives" / f"{name}.py").read_text(encoding="utf-8"))
+             for name in ("vendors", "indicators")]
     found = set()
-    for node in ast.walk(tree):
+    for node in (n for tree in trees for n in ast.walk(tree)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             args = node.args
             if node.func.id == "UsedReading" and args and isinstance(args[0], ast.Constant):
                 found.add(args[0].value)
             if node.func.id == "WearAttribute" and len(args) > 1 and isinstance(args[1], ast.Constant):
                 found.add(args[1].value)
+            if node.func.id == "RawRemaining" and len(args) > 2 and isinstance(args[2], ast.Constant):
+                found.add(args[2].value)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_SOURCE")
                                                 for t in node.targets) and isinstance(node.value, ast.Constant):
             found.add(node.value.value)

@@ -28,9 +28,10 @@ from .builder import Builder
 from .json_reader import parse_json
 from .scan import parse_scan, parse_scan_entries
 from .text import parse_text
+from .text_words import FAILURE_LINES
 from .values import HINT_TEXT, MAX_INPUT_BYTES, decode, source_name
 
-__all__ = ["MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
+__all__ = ["FAILURE_LINES", "MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
 
 _PROMPT_LINES = 3  # lines a typed command may take before the JSON it printed
 

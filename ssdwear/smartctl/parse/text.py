@@ -19,21 +19,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ssdwear.model.errors import ParseError
 
 from . import nvmelog
 from .builder import Builder
-from .text_tables import attribute_row, devstat_row, errlog_row
+from .text_tables import attribute_row, devstat_row, errlog_row, whole_attribute_row
 from .text_words import (
     ATA_DEVICE_5_0_RE,
     ATTR_TABLE_5_0_RE,
+    FAILURE_LINES,
     MESSAGE_RE,
     NVME_KEYS,
     SCSI_DEVICE_LOOSE_RE,
     SCSI_DEVICE_RE,
     SMART_5_0_RE,
-    SMARTCTL_ERROR_PREFIXES,
 )
 from .values import (
     HINT_TEXT,
@@ -132,6 +133,23 @@ def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
     return True
 
 
+def _factory_hours(p: TextParser, m: re.Match[str]) -> bool:
+    """Seagate's and Hitachi's SAS factory log page (vendor page 0x3e), '  number of hours powered up = 7127.12':
+    smartctl prints it for drives whose vendor is SEAGATE, HITACHI, HL-DT-ST or HGST, at least since 6.5 (scsiprint.cpp,
+    scsiPrintSeagateFactoryLPage: the parameter's minutes / 60 as '%.2f', whose decimal mark follows the locale)."""
+    if p.poh_factory is None:
+        p.poh_factory = int(m.group(1)) + int(m.group(2)) / 100
+    return True
+
+
+def _attribute_header(p: TextParser, m: re.Match[str]) -> bool:
+    """'ID# ATTRIBUTE_NAME ...': the brief format (-x, '-f brief': FLAGS ... FAIL) is followed by its '|' legend;
+    the old one (-a, -A: FLAG ... TYPE UPDATED WHEN_FAILED) by a blank line only (smartmontools ataprint.cpp,
+    PrintSmartAttribWithThres), so a saved output may end right after its last row."""
+    p.attr_legend = "WHEN_FAILED" not in m.string.upper()
+    return True
+
+
 def _attribute_line(p: TextParser, s: str) -> bool:
     """A row of the SMART attribute table, or a line of the '|' legend under ``-x``'s brief format."""
     if attribute_row(p.b, s):
@@ -182,7 +200,7 @@ def _errlog_line(p: TextParser, s: str) -> bool:
 SECTIONS = (
     Section("start", re.compile(r"=== START OF"), _start_of, table=False),
     Section("banner", _BANNER_RE, _banner, table=False),
-    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
+    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), _attribute_header, rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
     # smartctl 5.0-5.0.10's table: it ends with its last row (no legend, no blank line), so a cut is not seen
     Section("attributes", ATTR_TABLE_5_0_RE, rows=_attribute_line),
@@ -192,6 +210,8 @@ SECTIONS = (
     Section("nvme", re.compile(r"SMART/Health Information")),
     Section("errlog", re.compile(r"E(?i:rror counter log)"), rows=_errlog_line),
     Section("power_on_time", re.compile(r"Accumulated power on time"), _power_on_time, table=False),
+    Section("factory_hours", re.compile(r"number of hours powered up\s*=\s*([0-9]{1,9})[.,]([0-9]{2})$"),
+            _factory_hours, table=False),
     Section("nvmelog", nvmelog.HEADER, _log_page, rows=_log_row),
 )
 
@@ -220,6 +240,7 @@ class TextParser:
         self.last_table: Section | None = None  # table the last non-blank line arrived in (truncation check)
         self.seen: set[str] = set()  # names of the tables whose header was read
         self.ended: set[str] = set()  # names of the tables whose end was read (legend, or a read failure)
+        self.attr_legend = True  # the attribute table is in the brief format, which ends with a legend
         self.banner = False
         self.sections = 0
         self.info_section = False
@@ -233,7 +254,8 @@ class TextParser:
         self.total_nvm_capacity: int | None = None
         self.namespace_capacity: int | None = None
         self.user_capacity: int | None = None
-        self.poh_scsi: float | None = None
+        self.poh_scsi: float | None = None  # SCSI background scan results: 'Accumulated power on time'
+        self.poh_factory: float | None = None  # Seagate/Hitachi factory page: 'number of hours powered up'
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
         self.dumps = nvmelog.Dumps()
@@ -270,7 +292,7 @@ class TextParser:
         b = self.b
         if MESSAGE_RE.match(s) is not None:
             b.add_message(s)
-            if s.startswith(SMARTCTL_ERROR_PREFIXES):
+            if s.startswith(FAILURE_LINES):
                 self.smartctl_error = True
             if not s.startswith("SMART support is"):
                 return
@@ -482,8 +504,8 @@ class TextParser:
             b.power_on_hours = attr9_hours(a9)
         elif b.interface == "nvme" and "power_on_hours" in b.nvme:
             b.power_on_hours = float(b.nvme["power_on_hours"])
-        elif b.interface == "scsi" and self.poh_scsi is not None:
-            b.power_on_hours = self.poh_scsi
+        elif b.interface == "scsi" and (self.poh_scsi is not None or self.poh_factory is not None):
+            b.power_on_hours = self.poh_scsi if self.poh_scsi is not None else self.poh_factory
         a12 = b.attributes.get(12)
         if b.interface == "ata" and a12 is not None:
             b.power_cycles = a12.raw
@@ -494,7 +516,9 @@ class TextParser:
         """Signs of a cut-off capture, each a parse note that also marks the snapshot truncated."""
         b = self.b
         last = self.last_table
-        cut_inside = last.cut_note if last is not None and last.name not in self.ended else None
+        # An old-format attribute table has no end of its own but the blank line a saved output may lack.
+        whole = last is not None and last.name == "attributes" and not self.attr_legend and not b.truncated
+        cut_inside = last.cut_note if last is not None and last.name not in self.ended and not whole else None
         unended = self.seen - self.ended  # a table without rows is complete when its end was read
         cut = [
             (cut_inside is not None, cut_inside or ""),
@@ -551,15 +575,40 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
 }
 
 
+_DOUBLE_SPACED_MIN = 8  # lines of a paste before its spacing says anything
+
+
+def single_spaced(lines: list[str]) -> list[str] | None:
+    """The lines of a double-spaced paste (a blank line after every line, as some mail and web forms copy text)
+    without the added blank lines; None when the text is not one. Real smartctl output never alternates lines with
+    blank ones all the way through (its banner and copyright lines come one after the other)."""
+    for start in (0, 1):
+        added = lines[start + 1::2]
+        if len(added) >= _DOUBLE_SPACED_MIN and not any(line.strip() for line in added):
+            kept = lines[start::2]
+            if any(a.strip() and b.strip() for a, b in pairwise(kept)):
+                return kept
+    return None
+
+
 def parse_text(text: str, source: str) -> Builder:
     b = Builder(source)
     p = TextParser(b)
     lines = text.splitlines()
+    single = single_spaced(lines)
+    if single is not None:
+        b.notes.append("a double-spaced copy (a blank line after every line): read without the added blank lines")
+        lines = single
+        text = "\n".join(lines) + ("\n" if text.endswith(("\n", "\r")) else "")
     if lines and not text.endswith(("\n", "\r")):
-        # The last line has no line end. Inside a table that is a capture cut mid-row ('228 ... 60' of 6000):
-        # the row is dropped and the output marked truncated. Elsewhere it is only a missing final newline.
+        # The last line has no line end. Inside a table, a line that is not a whole row of it is a capture cut
+        # mid-row ('228 Workload_Minutes 0x0032 100 1'): the row is dropped and the output marked truncated. A
+        # whole attribute row (every field, its raw value's brackets closed) is the row as smartctl printed it:
+        # a saved output lacks only its final newline. Elsewhere it is only a missing final newline.
         p.feed(lines[:-1])
-        if p.table is not None and lines[-1].strip():
+        last = lines[-1].strip()
+        table = p.table.name if p.table is not None else None
+        if table is not None and last and not (table == "attributes" and whole_attribute_row(last)):
             b.notes.append(f"last line {one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
                            "mid-row; the row was dropped")
             b.truncated = True

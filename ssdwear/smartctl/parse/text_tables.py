@@ -83,6 +83,13 @@ def attribute_row(b: Builder, s: str) -> bool:
     return True
 
 
+def whole_attribute_row(s: str) -> bool:
+    """A line that is an attribute row with every field, in either format, and no bracket of its raw value left
+    open ('38 (Min/Max 0/6' is cut; a raw value cut between its digits cannot be told from a shorter one)."""
+    m = _ATTR_BRIEF_RE.fullmatch(s) or _ATTR_OLD_RE.fullmatch(s)
+    return m is not None and m.group(m.lastindex or 0).count("(") == m.group(m.lastindex or 0).count(")")
+
+
 def devstat_row(b: Builder, s: str) -> bool:
     m = _DEVSTAT_RE.fullmatch(s)
     if m is not None:

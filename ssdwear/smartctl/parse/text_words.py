@@ -28,8 +28,9 @@ MESSAGE_RE = re.compile(
     r")"
 )
 
-# Error lines only smartctl prints: enough to recognise its output even without the banner.
-SMARTCTL_ERROR_PREFIXES = (
+# Error lines only smartctl prints: enough to recognise its output even without the banner, and the sign that it
+# could not read the drive.
+FAILURE_LINES = (
     "Smartctl open device:",
     "Smartctl: ",
     "Device is in ",
