@@ -277,7 +277,7 @@ def zfs_raidz() -> None:
           Drive("sdc", "S3Z9NB0K200003B", EVO, 0x0000862003, 0, 0, read=False)]
     z2 = [Drive(f"sd{x}", f"S3Z9NB0K3000{i:02d}C", EVO, 0x0000863000 + i, 40_300 + 20 * i, 93 + i % 3,
                 written_tb=560.0 + i) for i, x in enumerate("defgh", start=1)]
-    spare = Drive("sdi", "S3Z9NB0K400001D", EVO, 0x0000864001, 120, 0, written_tb=0.1)
+    spare = Drive("sdi", "S3Z9NB0K400001D", EVO, 0x0000864001, 1_200, 0, written_tb=1.0)
     folder = machine("zfs-raidz", [*z1, *z2, spare])
     raidz1 = Vdev("raidz1-0", "DEGRADED", [leaf(z1[0]), leaf(z1[1]), Vdev("/dev/sdc1", "UNAVAIL", aux="cannot open")],
                   "raidz")
