@@ -52,9 +52,10 @@ def test_promtool_accepts_the_exposition(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_alert_rules_pass_promtool_unit_tests() -> None:
+def test_alert_and_fleet_rules_pass_promtool_unit_tests() -> None:
     promtool = require("promtool")
-    for args in (["check", "rules", "ssdwear-alerts.yml"], ["test", "rules", "ssdwear-alerts.test.yml"]):
+    for args in (["check", "rules", "ssdwear-alerts.yml"], ["test", "rules", "ssdwear-alerts.test.yml"],
+                 ["check", "rules", "ssdwear-fleet.yml"], ["test", "rules", "ssdwear-fleet.test.yml"]):
         result = subprocess.run([promtool, *args], cwd=RULES, capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stdout + result.stderr
 
