@@ -106,3 +106,12 @@ def test_fallback_recordings_are_never_metrics(fmt: str) -> None:
                                 obj=App())
     assert result.exit_code == 2
     assert f"--fallback-replay is refused with --format {fmt}" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["influx", "otlp"])
+def test_groups_are_not_silently_dropped(fmt: str) -> None:
+    """The formats carry drives only: --groups with them is a usage error that says where the groups are."""
+    result = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "pools" / "md-raid1"), "report",
+                                      "--groups", "--format", fmt], obj=App())
+    assert result.exit_code == 2 and result.stdout == ""
+    assert f"--groups is not in --format {fmt}" in result.stderr and "prometheus, json and yaml" in result.stderr

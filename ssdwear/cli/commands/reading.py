@@ -67,6 +67,10 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
         raise UsageError(f"--fallback-replay is refused with --format {fmt}: monitoring reads the metrics as this "
                          "machine's drives, never as recordings (as check and sample --textfile); --replay DIR "
                          "shows recordings on purpose")
+    drives_only = fmt in ("influx", "otlp")  # they carry drives; the groups are in prometheus, json and yaml
+    if groups_wanted and drives_only:
+        raise UsageError(f"--groups is not in --format {fmt}, which carries the drives only: the redundancy groups "
+                         "are in --format prometheus, json and yaml")
     with reading(app, devices, device_type, represents) as (session, targets):
         if not targets:
             if fmt in ("json", "yaml"):
@@ -77,7 +81,7 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
         assessed = session.assess(session.read(targets))
         unstored = session.remember(assessed) if record or session.config.record else []
         groups = None
-        if groups_wanted or session.config.groups:
+        if (groups_wanted or session.config.groups) and not drives_only:
             from ssdwear.run.groups import find_groups
 
             groups = find_groups(session, assessed)
