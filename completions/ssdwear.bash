@@ -24,7 +24,7 @@ _ssdwear() {
         analyze)
             case "$prev" in
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -146,7 +146,7 @@ _ssdwear() {
             case "$prev" in
             -d|--type) return ;;
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;

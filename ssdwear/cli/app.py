@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from ssdwear.host.platforms import facts
+from ssdwear.host.platforms import facts, host_name
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.version import __version__
@@ -43,6 +43,7 @@ EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
 EXIT_INTERRUPTED = 130  # SIGINT (^C) outside a reset: 128 + 2, as a shell reports a command SIGINT ended
 FORMATS = ("table", "json", "yaml")
+METRIC_FORMATS = ("prometheus", "influx", "otlp")  # the reports as a monitoring engine reads them
 Devices = list[tuple[str, str | None]]
 
 
@@ -65,6 +66,7 @@ class App:
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
+    host: Callable[[], str] = host_name  # this machine's name, as the influx and otlp formats tag it
     _config: Config | None = None
 
     def config(self) -> Config:
@@ -271,8 +273,8 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                            "demos); the history is used only with --db or SSDWEAR_DB.")),
     ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
                                help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
-                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or --format "
-                                    "prometheus).")),
+                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or a metrics "
+                                    "format: prometheus, influx, otlp).")),
 )
 GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
 
@@ -378,17 +380,37 @@ def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App
     from ssdwear.render.layout import tables_wanted, width
     from ssdwear.render.report import report_view
 
-    if fmt == "prometheus":
-        from ssdwear.render.prometheus import exposition
-        from ssdwear.render.streams import write_utf8
-
-        write_utf8(exposition(reports, app.clock().timestamp(), groups or ()))
+    if fmt in METRIC_FORMATS:
+        emit_metrics(reports, fmt, origin, app, groups)
     elif fmt == "table":
         console_print(report_view(reports, width(), volumes, tables_wanted(), groups))
     else:
         from ssdwear.render.documents import report_doc
 
         emit_doc(envelope(app, origin, **report_doc(reports, volumes, groups)), fmt)
+
+
+def emit_metrics(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
+                 groups: Sequence[RedundancyGroup] | None = None) -> None:
+    """The reports in a metrics format, at the run's time; influx and otlp name this machine as the host, except
+    for saved outputs (analyze), which may come from anywhere."""
+    from ssdwear.render.streams import write_utf8
+
+    now = app.clock()
+    if fmt == "prometheus":
+        from ssdwear.render.prometheus import exposition
+
+        write_utf8(exposition(reports, now.timestamp(), groups or ()))
+        return
+    host = None if origin == "files" else app.host()
+    if fmt == "influx":
+        from ssdwear.render.influx import line_protocol
+
+        write_utf8(line_protocol(reports, now, host))
+    else:
+        from ssdwear.render.otlp import otlp_json
+
+        write_utf8(otlp_json(reports, now, host, __version__))
 
 
 class Outcome(Protocol):
