@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -349,14 +349,22 @@ class Imported:
     serial: str | None
     added: int = 0  # samples stored
     offered: int = 0  # hourly readings the log gave
+    rejected: int = 0  # of those, readings the history cannot hold (values that do not fit), not stored
+    rejected_why: str | None = None  # why, with how many each
     summary: str | None = None  # the log read (LogReadings.summary)
     message: str | None = None  # why nothing was imported
 
+    @property
+    def present(self) -> int:
+        """The readings the history held already (importing again)."""
+        return self.offered - self.added - self.rejected
 
-def import_logs(store: Store, places: Sequence[str], drives: Sequence[Snapshot], now: datetime,
+
+def import_logs(store: Callable[[], Store], places: Sequence[str], drives: Sequence[Snapshot], now: datetime,
                 ratings: Sequence[Rating] = ()) -> list[Imported]:
     """Each drive's attribute log copied into the history: the first line of every hour (ssdwear's own sampling
-    interval), each once (Store.import_samples: importing again adds nothing)."""
+    interval), each once (Store.import_samples: importing again adds nothing). The history is opened (`store`,
+    created where there is none) only once a log gives readings to store."""
     out = []
     for snap in drives:
         where, drive = location(snap.device or snap.source, snap.device_type), DriveId.of(snap)
@@ -370,6 +378,8 @@ def import_logs(store: Store, places: Sequence[str], drives: Sequence[Snapshot],
                 f"no smartd attribute log for it in {', '.join(places) or '(no place)'}"
             out.append(replace(said, message=why))
             continue
-        added = store.import_samples(drive, log.samples)
-        out.append(replace(said, added=added, offered=len(log.samples), summary=log.summary))
+        added, rejected = store().import_samples(drive, log.samples)
+        said_why = "; ".join(f"{n:,} {reason}" for reason, n in sorted(rejected.items()))
+        out.append(replace(said, added=added, offered=len(log.samples), rejected=sum(rejected.values()),
+                           rejected_why=said_why or None, summary=log.summary))
     return out

@@ -152,6 +152,51 @@ def test_lines_dated_while_the_clock_was_ahead_keep_distinct_times(tmp_path: Pat
     assert any("line(s) dated later than their power-on hours allow (the clock was ahead)" in n for n in notes)
 
 
+def test_readings_the_history_cannot_hold_are_counted_as_such(tmp_path: Path) -> None:
+    """Issue 26.7: a reading the store refused (a count beyond 64 bits) was called 'already there'. An NVMe line
+    whose Media Errors smartd wrote as 2^64 - 1 (le128_to_uint64 of an all-ones field) is one."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for source in (MACHINE / "attrlog").iterdir():
+        text = source.read_text()
+        if source.name.endswith(".nvme.csv"):
+            lines = text.splitlines(keepends=True)
+            lines[-3] = lines[-3].replace("\tmedia-errors;0;", "\tmedia-errors;18446744073709551615;")
+            text = "".join(lines)
+        (folder / source.name).write_text(text)
+    config = tmp_path / "config.yaml"
+    config.write_text(f"smartd_attrlog: {folder}/\n")
+    db = tmp_path / "private" / "history.db"
+    db.parent.mkdir(mode=0o700)
+    code, out, _ = run(config, "import", "smartd", db=db)
+    assert code == 0
+    [nvme] = [line for line in out.splitlines() if "[S436NA0M000777]" in line]
+    assert "1,461 of 1,462 hourly readings imported (0 already there; 1 not stored: 1 a counter does not fit in " \
+           "a 64-bit integer)" in nvme
+    code, again, _ = run(config, "import", "smartd", "--format", "json", db=db)
+    entry = next(d for d in json.loads(again)["drives"] if d["serial"] == "S436NA0M000777")
+    assert (entry["added"], entry["present"], entry["rejected"]) == (0, 1_461, 1)
+
+
+@pytest.mark.parametrize("machine, args", [("smartd", ["start", "/dev/sdx"]), ("empty", ["import", "smartd"]),
+                                           ("empty", ["sample"]), ("smartd", ["sample", "/dev/sdx"])])
+def test_a_command_that_stores_nothing_creates_no_database(tmp_path: Path, machine: str, args: list[str]) -> None:
+    """Issue 25.11: `start /dev/sda` ('no such device') and `import smartd` ('no drives found') created the history
+    database. Nothing to store: nothing created, nor the folders on the way."""
+    db = tmp_path / "var" / "lib" / "ssdwear" / "history.db"
+    folder = MACHINE
+    if machine == "empty":  # a machine without SMART devices: smartctl --scan-open lists none
+        folder = tmp_path / "empty"
+        folder.mkdir()
+        (folder / "smartctl --scan-open --json=c.out").write_text('{"devices": []}\n')
+        (folder / "smartctl --scan-open --json=c.rc").write_text("0\n")
+    result = ssdwear_cli(["--replay", str(folder), "--db", str(db), *args], App(clock=lambda: log.NOW))
+    assert result.exit_code == 1, result.stderr
+    assert not (tmp_path / "var").exists()
+    result = ssdwear_cli(["--replay", str(MACHINE), "--db", str(db), "sample"], App(clock=lambda: log.NOW))
+    assert result.exit_code == 0 and db.exists()  # something to store: the database is made
+
+
 def test_import_from_a_link_to_the_log_directory(tmp_path: Path) -> None:
     """Issue 26.7: `import smartd DIR`, DIR a symbolic link to a directory and no trailing '/', was a file-name
     prefix: 'no smartd attribute log for it'."""

@@ -254,19 +254,19 @@ class Store:
         result: dict[str, str] = self._transaction(write)
         return result
 
-    def import_samples(self, drive: DriveId, samples: Sequence[Sample]) -> int:
+    def import_samples(self, drive: DriveId, samples: Sequence[Sample]) -> tuple[int, dict[str, int]]:
         """Store readings taken elsewhere (smartd's attribute log) in one transaction, each unless the drive has a
         sample at that very millisecond already: importing the same readings twice adds nothing. Returns how many
-        were added. A sample whose values do not fit is skipped (SampleRejected is not raised)."""
-        def write(db: sqlite3.Connection) -> int:
-            added = 0
+        were added, and the samples not stored because their values do not fit, by why (the others are stored)."""
+        def write(db: sqlite3.Connection) -> tuple[int, dict[str, int]]:
+            added, rejected = 0, dict[str, int]()
             for sample in samples:
                 try:
                     added += self._insert(db, drive, sample, None, once=True)
-                except SampleRejected:
-                    continue
-            return added
-        result: int = self._transaction(write)
+                except SampleRejected as exc:
+                    rejected[str(exc)] = rejected.get(str(exc), 0) + 1
+            return added, rejected
+        result: tuple[int, dict[str, int]] = self._transaction(write)
         return result
 
     def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None,
