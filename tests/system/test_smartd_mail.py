@@ -85,13 +85,26 @@ def test_the_mail_goes_out_unchanged_whatever_ssdwear_does(tmp_path: Path, case:
         pytest.skip("an ssdwear is installed on this machine")
     proc, mailed, _ = mail(tmp_path, ssdwear, **env)
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
-    if case == "ssdwear fails loudly":  # what it printed on stdout is its answer; stderr never reaches the mail
+    if case == "ssdwear fails loudly":  # what it printed is its answer, its messages on stderr too (issue 26.5)
         assert mailed == MESSAGE + "\n--- ssdwear retire-check /dev/sda -d sat ---\nargs: --timeout 30 " \
-                                   "retire-check /dev/sda -d sat\n"
+                                   "retire-check /dev/sda -d sat\nboom\n"
     elif case == "auto type":  # smartd's "auto": no -d
         assert mailed.endswith("args: --timeout 30 retire-check /dev/sda\n")
     else:
         assert mailed == MESSAGE
+
+
+def test_the_mail_says_why_the_verdict_did_without_the_history(tmp_path: Path) -> None:
+    """Issue 26.5: with its history unreadable retire-check said WATCH where the history said RETIRE, and the
+    reason ('history not used: ...') went to stderr, which the script threw away: the mail said WATCH, and no why."""
+    damaged = tmp_path / "history.db"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
+    ssdwear = replayed_ssdwear(tmp_path).replace(' "$@"', f' --db {damaged} "$@"')
+    proc, mailed, _ = mail(tmp_path, ssdwear, PYTHONPATH=str(ROOT))
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    added = mailed[len(MESSAGE):]
+    assert "\nKEEP: Samsung SSD 860 EVO 1TB" in added
+    assert f"ssdwear: warning: history not used: history database {damaged} is damaged" in added
 
 
 def test_a_hanging_ssdwear_delays_the_mail_by_the_budget_only(tmp_path: Path) -> None:

@@ -164,8 +164,8 @@ def check(app: App, /, devices: tuple[str, ...], device_type: str | None, repres
             volumes = [f"{v.device}: {v.note}" for v in assessed.volumes]
             if not assessed.reports and volumes:  # nothing to judge here: say what the volumes are, as report does
                 code, text = UNKNOWN, f"SSDWEAR UNKNOWN - no drive to judge: {'; '.join(volumes)}"
-            else:
-                code, text = evaluate(assessed.reports, thresholds, volumes)
+            else:  # the run's warnings (history not used, and why) are part of the plugin's answer: stderr is lost
+                code, text = evaluate(assessed.reports, thresholds, volumes, session.warnings)
     except SsdwearError as exc:
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
     except Exception as exc:  # a plugin must always answer in plugin terms

@@ -8,6 +8,10 @@ from collections.abc import Callable
 
 Migration = Callable[[sqlite3.Connection], None]
 MIGRATIONS: list[tuple[str, Migration]] = []
+# How a reading command reads a file that lacks a migration which only added columns or tables: TEMP objects (in its
+# connection only; the file is never written by a reader) that stand in for what the migration added, reading as
+# NULL or as nothing. A migration that is not here must be applied (by `sample`) before its file can be read.
+READ_WITHOUT: dict[str, str] = {}
 
 
 def migration(fn: Migration) -> Migration:
@@ -86,3 +90,9 @@ def m002_fine_counters(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+READ_WITHOUT["m002_fine_counters"] = """
+    CREATE TEMP VIEW samples AS SELECT *, NULL AS fine_src, NULL AS fine, NULL AS fine_rated FROM main.samples;
+    CREATE TEMP TABLE windows (drive_id INTEGER NOT NULL, t INTEGER NOT NULL, device TEXT, PRIMARY KEY (drive_id, t));
+"""

@@ -15,7 +15,7 @@ from ssdwear.model.errors import SsdwearError, StoreError
 from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, StoredDrive
 
 from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
-from .migrations import MIGRATIONS
+from .migrations import MIGRATIONS, READ_WITHOUT, _run_script
 
 T = TypeVar("T")
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
@@ -139,8 +139,7 @@ class Store:
                              "it was left untouched: use another file")
         db.execute("PRAGMA foreign_keys = ON")
         if not write:
-            if not self._up_to_date():
-                raise StoreError(f"{self.path} is not yet in this ssdwear's format; `ssdwear sample` upgrades it")
+            self._read_as_is()
             return
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
@@ -170,6 +169,25 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    def _read_as_is(self) -> None:
+        """For reading, a file that lacks migrations this ssdwear has is read as it is, where each one it lacks only
+        added columns or tables (READ_WITHOUT: temporary stand-ins, in this connection only, that read as NULL or as
+        nothing); the file itself is not written. Any other file not up to date is a StoreError."""
+        if self._up_to_date():
+            return
+        done = {r[0] for r in self.db.execute("SELECT name FROM ssdwear_migrations")} \
+            if self.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and self._has_table(
+                "ssdwear_migrations") else set()
+        missing = [name for name, _ in MIGRATIONS if name not in done]
+        if not done or any(name not in READ_WITHOUT for name in missing):
+            raise StoreError(f"{self.path} is not yet in this ssdwear's format; `ssdwear sample` upgrades it")
+        for name in missing:
+            _run_script(self.db, READ_WITHOUT[name])
+
+    def _has_table(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() \
+            is not None
 
     def _up_to_date(self) -> bool:
         db = self.db
