@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.paths import FIXTURES, ROOT
+from support.paths import FAKE_SMARTCTL, FIXTURES, ROOT
 from support.tools import require
 
 SCRIPT = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
@@ -86,10 +86,10 @@ def test_the_mail_goes_out_unchanged_whatever_ssdwear_does(tmp_path: Path, case:
     proc, mailed, _ = mail(tmp_path, ssdwear, **env)
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
     if case == "ssdwear fails loudly":  # what it printed is its answer, its messages on stderr too (issue 26.5)
-        assert mailed == MESSAGE + "\n--- ssdwear retire-check /dev/sda -d sat ---\nargs: --timeout 30 " \
+        assert mailed == MESSAGE + "\n--- ssdwear retire-check /dev/sda -d sat ---\nargs: --timeout 6 " \
                                    "retire-check /dev/sda -d sat\nboom\n"
-    elif case == "auto type":  # smartd's "auto": no -d
-        assert mailed.endswith("args: --timeout 30 retire-check /dev/sda\n")
+    elif case == "auto type":  # smartd's "auto": no -d; each call gets a fifth of the 30 s
+        assert mailed.endswith("args: --timeout 6 retire-check /dev/sda\n")
     else:
         assert mailed == MESSAGE
 
@@ -105,6 +105,29 @@ def test_the_mail_says_why_the_verdict_did_without_the_history(tmp_path: Path) -
     added = mailed[len(MESSAGE):]
     assert "\nKEEP: Samsung SSD 860 EVO 1TB" in added
     assert f"ssdwear: warning: history not used: history database {damaged} is damaged" in added
+
+
+def test_a_hung_optional_read_leaves_the_verdict_its_time(tmp_path: Path) -> None:
+    """Issue 26.7: every call got the whole budget as its --timeout, so one hung nvme-cli read (Identify
+    Controller, asked of NVMe 1.4 drives for their endurance logs) used it all and the mail got nothing, although
+    smartctl had answered at once. The real ssdwear, a smartctl answering from QEMU's NVMe drive, a hung nvme."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "smartctl").write_text(f"#!/bin/sh\nFAKE_SMARTCTL_DIR={FIXTURES / 'qemu'} exec {sys.executable} "
+                                      f"{FAKE_SMARTCTL} \"$@\"\n")
+    (bin_dir / "nvme").write_text("#!/bin/sh\nexec sleep 300\n")
+    config = tmp_path / "config.yaml"
+    config.write_text("smartd_attrlog: false\n")
+    ssdwear = (f"#!/bin/sh\nexec {sys.executable} -m ssdwear --config {config} --db {tmp_path / 'none.db'} "
+               "\"$@\"\n")
+    for name in ("smartctl", "nvme"):
+        (bin_dir / name).chmod(0o755)
+    proc, mailed, seconds = mail(tmp_path, ssdwear, PYTHONPATH=str(ROOT), SMARTD_DEVICE="/dev/nvme0",
+                                 SMARTD_DEVICETYPE="nvme", SSDWEAR_MAIL_SECONDS="10")
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    added = mailed[len(MESSAGE):]
+    assert added.startswith("\n--- ssdwear retire-check /dev/nvme0 -d nvme ---\nKEEP: QEMU NVMe Ctrl"), added
+    assert seconds < 10
 
 
 def test_a_hanging_ssdwear_delays_the_mail_by_the_budget_only(tmp_path: Path) -> None:
