@@ -40,7 +40,7 @@ from ssdwear.smartctl.smartd import (
 from .platforms import facts
 from .trust import UntrustedFile, open_trusted
 
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
 # A log is read from at most this far before its end: ~5 years of lines at smartd's 10-second minimum interval,
 # centuries at its default 30 minutes. Older lines of a larger file are not read (and the report says so).
 MAX_READ_BYTES = 256 << 20
@@ -214,10 +214,11 @@ def lines(fd: int, stats: Stats, kind: LogKind) -> Iterator[bytes]:
     partial = b""
     while chunk := os.read(fd, CHUNK_BYTES):
         data = partial + chunk
+        if drop_first:  # within a line dropped whole (the part read begins in it, or it is too long): to its end
+            cut = data.find(b"\n")
+            data, drop_first = (b"", True) if cut < 0 else (data[cut + 1:], False)
         end = data.rfind(b"\n") + 1
         body, partial = data[:end], data[end:]
-        if drop_first and body:
-            body, drop_first = body[body.index(b"\n") + 1:], False
         if len(partial) > MAX_LINE_BYTES:  # no line end for longer than any line smartd writes: skip to the next
             stats.skip("a line longer than smartd writes")
             partial, drop_first = b"", True

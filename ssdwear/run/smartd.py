@@ -57,13 +57,17 @@ class LogReadings:
         return f"{fmt.SOURCE} {display_path(self.path)}: {self.lines:,} lines{span}{skipped}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Usable:
-    """A line in smartd's format with plausible power-on hours (read again in full when it is assessed)."""
+    """A line in smartd's format with plausible power-on hours (read again in full when it is assessed; an import
+    holds one of these for every hour of the log)."""
 
     raw: bytes
-    stamp: str
     hours: float
+
+    @property
+    def stamp(self) -> str:
+        return self.raw[:fmt.STAMP_LENGTH].decode("ascii")
 
 
 class _Thinned:
@@ -88,7 +92,7 @@ class _Hourly:
         self.kept: list[_Usable] = []
 
     def offer(self, line: _Usable) -> None:
-        if not self.kept or self.kept[-1].stamp[:13] != line.stamp[:13]:  # 'YYYY-MM-DD HH'
+        if not self.kept or self.kept[-1].raw[:13] != line.raw[:13]:  # 'YYYY-MM-DD HH'
             self.kept.append(line)
 
 
@@ -117,7 +121,7 @@ class _Lines:
         if problem is not None or hours is None:
             said.skip(problem or "")
             return None
-        return _Usable(raw, line.stamp, hours)
+        return _Usable(raw, hours)
 
 
 def _read(path: Path, since: str, window: _Thinned | _Hourly, how: _Lines) -> list[_Usable]:

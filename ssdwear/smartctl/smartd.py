@@ -31,6 +31,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import lru_cache
 from typing import Generic, Literal, TypeVar
 
 from ssdwear.model.records import Attribute, NvmeHealth, ScsiHealth, Snapshot
@@ -48,18 +49,19 @@ MAX_RAW48 = (1 << 48) - 1
 
 _NOT_ALLOWED = re.compile(rb"[^0-9A-Za-z]")
 _STAMP = rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d;"
-_FIELDS: dict[LogKind, bytes] = {  # what follows the stamp on each kind's line
-    "ata": rb"(?:\t\d{1,3};\d{1,3};\d{1,15};)*",
-    "scsi": rb"(?:\t[a-z][a-z-]{0,40};\d{1,20}(?:\.\d{1,6})?;)*",
-    "nvme": rb"(?:\t[a-z][a-z-]{0,40};-?\d{1,20};)*",
+_FIELDS: dict[LogKind, tuple[bytes, int]] = {  # what follows the stamp on each kind's line: a field, how many at most
+    "ata": (rb"\t\d{1,3};\d{1,3};\d{1,15};", 255),  # one per attribute ID
+    "scsi": (rb"\t[a-z][a-z-]{0,40};\d{1,20}(?:\.\d{1,6})?;", 64),  # smartd writes about a dozen named fields
+    "nvme": (rb"\t[a-z][a-z-]{0,40};-?\d{1,20};", 64),
 }
 # A whole line of each kind, as written (without its '\n').
-LINE_FORMS: dict[LogKind, re.Pattern[bytes]] = {kind: re.compile(_STAMP + rest) for kind, rest in _FIELDS.items()}
+LINE_FORMS: dict[LogKind, re.Pattern[bytes]] = {
+    kind: re.compile(_STAMP + rb"(?:%s)*" % field) for kind, (field, _) in _FIELDS.items()}
 # The same lines found in a whole chunk at once, where a line starts (after a '\n': the chunk is searched with one
-# put before it) and at most MAX_LINE_BYTES long: a chunk of junk costs no Python work per line (host/smartd.lines).
+# put before it), with no more fields than smartd writes (so never longer than MAX_LINE_BYTES): a chunk of junk
+# costs no Python work per line (host/smartd.lines).
 CHUNK_FORMS: dict[LogKind, re.Pattern[bytes]] = {
-    kind: re.compile(rb"\n(?=[^\n]{0,%d}\n)(%s%s)(?=\n)" % (MAX_LINE_BYTES, _STAMP, rest))
-    for kind, rest in _FIELDS.items()}
+    kind: re.compile(rb"\n(%s(?:%s){0,%d})(?=\n)" % (_STAMP, field, most)) for kind, (field, most) in _FIELDS.items()}
 _ATA_FIELD = re.compile(rb"\t(\d+);(\d+);(\d+);")
 _NAMED_FIELD = re.compile(rb"\t([a-z-]+);(-?[0-9.]+);")
 
@@ -171,15 +173,22 @@ class Line:
 
 
 def stamp_problem(stamp: str) -> str | None:
-    """Why a line's 'YYYY-MM-DD HH:MM:SS' (in smartd's shape) is not a time smartd could have written, or None: a
-    date that does not exist (2026-02-31, month 13), a time past 23:59:60, a year before 1970 or after 9998 (the
-    clock of a machine smartd runs on, and room for the time zone)."""
-    year, month, day, hour, minute, second = (int(stamp[i:j]) for i, j in
-                                              ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19)))
-    if not 1970 <= year <= 9998 or hour > 23 or minute > 59 or second > 60:
+    """Why a line's 'YYYY-MM-DD HH:MM:SS' (in smartd's shape: digits where the form has them) is not a time smartd
+    could have written, or None: a date that does not exist (2026-02-31, month 13), a time past 23:59:60, a year
+    before 1970 or after 9998 (the clock of a machine smartd runs on, and room for the time zone). Called for every
+    line of a log: the time is compared as text, the day looked up once a day."""
+    if stamp[11:13] > "23" or stamp[14:16] > "59" or stamp[17:19] > "60":
+        return "impossible date"
+    return _day_problem(stamp[:10])
+
+
+@lru_cache(maxsize=4096)
+def _day_problem(day: str) -> str | None:
+    year, month, number = int(day[0:4]), int(day[5:7]), int(day[8:10])
+    if not 1970 <= year <= 9998:
         return "impossible date"
     try:
-        date(year, month, day)
+        date(year, month, number)
     except ValueError:
         return "impossible date"
     return None

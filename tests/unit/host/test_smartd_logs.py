@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -156,3 +157,48 @@ def test_a_control_character_in_the_model_finds_the_log_smartd_named(tmp_path: P
     name = "attrlog.Samsung_SSD_860-S3Z9_NB0K.ata.csv"  # the name smartd gives it
     (tmp_path / name).write_bytes(GOOD)
     assert [f.path.name for f in logs.find(str(tmp_path / "attrlog."), snap)] == [name]
+
+
+PIECES = [b"", b"x", GOOD.rstrip(b"\n"), b"2026-11-30 08:00:00;", b"2026-02-31 08:00:00;\t9;1;1;", b"garbage",
+          b"2026-11-30 08:00:00;\t9;98;1:2;", b"2026-11-30 08:00:00;\t9;98;12000", b"\x1b[2J", b"a" * 16_385,
+          b"2026-11-30 08:00:00;" + b"\t1;100;0;" * 255, b"2026-11-30 08:00:00;" + b"\t1;100;0;" * 256, b"b" * 40_000,
+          b"2026-11-30 24:00:00;\t9;98;12000;", b"2026-11-30 08:00:00;\tpower-on-hours;1;"]
+
+
+def line_by_line(data: bytes) -> tuple[list[bytes], dict[str, int]]:
+    """What reading the log line by line gives (the rule as written, one line at a time)."""
+    *whole, last = data.split(b"\n")
+    kept, why = [], []
+    for raw in whole:
+        if len(raw) > fmt.MAX_LINE_BYTES:
+            why.append("a line longer than smartd writes")
+        elif not raw:
+            why.append("an empty line")
+        elif not fmt.LINE_FORMS["ata"].fullmatch(raw) or raw.count(b"\t") > 255:
+            why.append("not in smartd's format")
+        elif (problem := fmt.stamp_problem(raw[:fmt.STAMP_LENGTH].decode())) is not None:
+            why.append(problem)
+        else:
+            kept.append(raw)
+    if last:
+        why.append("a line longer than smartd writes" if len(last) > fmt.MAX_LINE_BYTES else
+                   "the last line is cut off (no line end)")
+    return kept, {w: why.count(w) for w in set(why)}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_log_searched_a_chunk_at_a_time_reads_as_line_by_line(tmp_path: Path, seed: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26.7: 64 MiB of junk lines cost a check 20-30 s, a Python iteration per line; the chunks are now
+    searched whole. Whatever the chunk size, the lines kept and the skipped ones counted by why are those of
+    reading line by line."""
+    rng = random.Random(seed)
+    data = b"\n".join(rng.choice(PIECES) for _ in range(rng.randint(0, 30))) + rng.choice([b"", b"\n", b"\n\n"])
+    path = tmp_path / NAME
+    path.write_bytes(data)
+    want = line_by_line(data)
+    for chunk in (7, 64, 4096, 1 << 20):
+        monkeypatch.setattr(logs, "CHUNK_BYTES", chunk)
+        got, stats = read(path)
+        assert (got, stats.reasons) == want, chunk
+        assert stats.lines == len(got) and stats.bad == sum(want[1].values())
