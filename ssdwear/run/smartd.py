@@ -2,10 +2,11 @@
 confirmed against the drive, and each line used turned into a sample exactly as a stored sample is made: the line as a
 snapshot of the drive (smartctl/smartd.py), assessed through the drive table, `sample_of`.
 
-Bounds: the whole file is streamed once (its lines counted and checked, the span taken); of the lines in the
-projection's window at most 2 x WINDOW_LINES are kept, evenly spaced (every k-th, k doubling as needed), and only
-those are read in full and assessed. The clock: power-on hours. Where a line's timestamp is later than the power-on
-hours after it allow (the clock was ahead when smartd wrote it), it is moved back to what they allow.
+Bounds: the whole file is streamed once (its lines counted and checked, the span taken); the lines in the
+projection's window are parsed, those whose power-on hours no drive can have or that leave their order are skipped
+(fmt.hours_problem, fmt.InOrder), and of the others at most 2 x WINDOW_LINES are kept, evenly spaced (every k-th,
+k doubling as needed), and only those are assessed. The clock: power-on hours. Where a line's timestamp is later
+than the power-on hours after it allow (the clock was ahead when smartd wrote it), it is moved back (_placed).
 """
 
 from __future__ import annotations
@@ -118,9 +119,10 @@ class _Lines:
             return None
         hours = fmt.line_hours(line, self.kind, self.decode)
         problem = "no power-on hours in the line" if hours is None else fmt.hours_problem(hours)
-        if problem is not None or hours is None:
-            said.skip(problem or "")
+        if problem is not None:
+            said.skip(problem)
             return None
+        assert hours is not None  # (a line without hours has its problem)
         return _Usable(raw, hours)
 
 
