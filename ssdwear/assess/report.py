@@ -332,7 +332,7 @@ def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: l
     """The finer counters of an SSD, the one that counts wear best first, and the fine indicator they give."""
     if kind == "hdd":
         return [], None
-    found = finer_counters(snap, notes)
+    found = finer_counters(snap, notes, warnings)
     wear, contradicted = reading_wear(found, chosen)
     warnings.extend(contradicted)
     if wear is not None and wear.source != E2H_LIFETIME_SOURCE:

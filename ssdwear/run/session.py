@@ -203,9 +203,9 @@ class Session:
         For reading it is never created or changed: no database means no history, and one that cannot be read
         is a warning. For writing it is created and upgraded, and any failure is an error.
         """
+        if write:
+            self.store_wanted()
         if self.db_path is None:
-            if write:
-                raise HistoryOff(f"this command stores samples in the history database, but {self.history_off}")
             return None
         if self._store is not None and (self._store_writes or not write):
             return self._store
@@ -225,6 +225,18 @@ class Session:
         if self._store is not None:
             self._store.close()
         self._store, self._store_writes = store, write
+        return store
+
+    def store_wanted(self) -> None:
+        """For a command that stores: HistoryOff now, before any drive is read, when there is no database to use."""
+        if self.db_path is None:
+            raise HistoryOff(f"this command stores samples in the history database, but {self.history_off}")
+
+    def writable_store(self) -> Store:
+        """The history store for writing (created and upgraded where needed): opened only once there is something to
+        store, so that a command that stores nothing creates nothing."""
+        store = self.store(write=True)
+        assert store is not None  # store(write=True) raises rather than return None
         return store
 
     def close(self) -> None:
@@ -414,8 +426,7 @@ class Session:
         Returns (device, why) for each drive whose sample was not stored; raises StoreError when the database
         itself cannot be used (then nothing was stored).
         """
-        store = self.store(write=True)
-        assert store is not None
+        self.store_wanted()
         rows = []
         skipped: list[tuple[str, str]] = []
         by_key: dict[str, str] = {}
@@ -427,7 +438,7 @@ class Session:
                 continue
             by_key[drive.key] = device
             rows.append((drive, sample_of(snap, report, assessed.at), device))
-        rejected = store.add_samples(rows) if rows else {}
+        rejected = self.writable_store().add_samples(rows) if rows else {}  # nothing to store: no database made
         return skipped + [(by_key[key], f"sample not stored: {why}") for key, why in rejected.items()]
 
 
