@@ -145,23 +145,26 @@ class Slow(ReplayRunner):
     (["--deadline", "60s", "report", "--format", "json"], ["/dev/sdb", "/dev/sdc", "/dev/sdd"]),
     (["--config", "{config}", "report", "--format", "json"], ["/dev/sdd"]),  # run_deadline: 3m
     (["--config", "{config}", "sample", "--deadline", "2m"], ["/dev/sdc", "/dev/sdd"]),  # the option wins
+    (["--config", "{none}", "check"], []),  # run_deadline: none
 ])
 def test_each_command_has_its_own_deadline_unless_one_is_given(tmp_path: Path, args: list[str],
                                                                unread: list[str]) -> None:
-    config = tmp_path / "c.yaml"
+    config, none = tmp_path / "c.yaml", tmp_path / "none.yaml"
     config.write_text("run_deadline: 3m\n")
+    none.write_text("run_deadline: none\n")
     slow = Slow(INTEL, each=50)
     app = App(runner=slow, clock=lambda: T0, monotonic=slow.monotonic, workers=1)
-    result = ssdwear_cli(["--db", str(tmp_path / "h.db"), *[a.format(config=config) for a in args]], app)
+    result = ssdwear_cli(["--db", str(tmp_path / "h.db"), *[a.format(config=config, none=none) for a in args]], app)
+    command = next(a for a in args if a in ("sample", "notify", "check", "report", "status"))
     asked = {call[-1] for call in slow.calls}
     assert sorted({"/dev/sda", "/dev/sdb", "/dev/sdc", "/dev/sdd"} - asked) == unread  # no call after the deadline
     said = {line.split(": ")[1] for line in result.stderr.splitlines() if "deadline" in line}
-    if args[0] == "check":  # the plugin's lines, one per drive
+    if command == "check":  # the plugin's lines, one per drive
         said = {line.split(": ")[0] for line in result.stdout.splitlines() if "deadline" in line}
-    if args[0] == "notify":  # an unreadable drive is told by its rule, after unreadable_runs runs: exit 3 says it now
+    if command == "notify":  # an unreadable drive is told by its rule, after unreadable_runs runs: exit 3 says it now
         said = set(unread) if result.exit_code == 3 else set()
     assert sorted(said) == unread, result.output + result.stderr
-    if args[0] != "check":  # (check's state is its drives': /dev/sdb is to be retired)
+    if command != "check":  # (check's state is its drives': /dev/sdb is to be retired)
         assert result.exit_code == (3 if unread else 0), result.output
 
 
