@@ -19,10 +19,14 @@ from ssdwear.model.records import MINUTES_PER_YEAR, DriveReport
 
 SECONDS_PER_YEAR = MINUTES_PER_YEAR * 60  # 365 days, as the projections count a year
 TEXTFILE_NAME = "ssdwear.prom"
+DURATIONS = ("ssdwear_read_duration_seconds", "ssdwear_run_duration_seconds")  # to the millisecond, not the second
 
 # name -> (type, help)
 METRICS: dict[str, tuple[str, str]] = {
-    "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if reading it failed."),
+    "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if it was not; `reason` says why not (timeout, deadline, "
+                                 "standby, permission, missing, resetting, read)."),
+    "ssdwear_read_duration_seconds": ("gauge", "How long reading the drive took, all its smartctl and nvme-cli calls "
+                                               "(a call killed at its timeout included)."),
     "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
     "ssdwear_used_fine_ratio": ("gauge", "Lifetime wear read finer than the indicator (used_fine_percent / 100), "
                                          "where a finer counter gives it; `source` names the counter."),
@@ -72,6 +76,8 @@ METRICS: dict[str, tuple[str, str]] = {
                                         "10 %) and their wear-out intervals overlap: they may wear out together."),
     "ssdwear_member_info": ("gauge", "1 for each member of a group: the drive (serial, model, device) under it."),
     "ssdwear_last_run_timestamp_seconds": ("gauge", "When ssdwear last read the drives (Unix time)."),
+    "ssdwear_run_duration_seconds": ("gauge", "How long the run that wrote this took, from its start (after the run "
+                                              "lock) to this exposition."),
     "ssdwear_drives": ("gauge", "Number of drives ssdwear looked at in its last run."),
 }
 
@@ -99,16 +105,20 @@ Labels = tuple[tuple[str, str | None], ...]  # (name, value) pairs, in order; a 
 def metric_lines(r: DriveReport) -> list[tuple[str, Labels, float]]:
     """(metric name, label string, value) of every exposition line for one drive ("sample" in ssdwear means a
     stored reading and the command that stores it)."""
-    base = [("device", r.device and r.where), ("model", r.model), ("serial", r.serial)]
+    # a drive not read is known by its place alone (its model and serial are not known: no empty labels)
+    base = [("device", r.device and r.where)] + ([] if r.error else [("model", r.model), ("serial", r.serial)])
     out: list[tuple[str, Labels, float]] = []
 
     def put(name: str, value: float | None, extra: Sequence[tuple[str, str | None]] = ()) -> None:
         if value is not None:
-            if name.endswith("_seconds") or name.endswith("_seconds_total"):
+            if name in DURATIONS:
+                value = round(value, 3)
+            elif name.endswith("_seconds") or name.endswith("_seconds_total"):
                 value = round(value)
             out.append((name, (*base, *extra), value))
 
-    put("ssdwear_read_ok", 0 if r.error else 1)
+    put("ssdwear_read_ok", 0 if r.error else 1, [("reason", r.error_reason or "read")] if r.error else [])
+    put("ssdwear_read_duration_seconds", r.read_seconds)
     if r.error:
         return out
     if r.used_percent is not None:
@@ -185,8 +195,10 @@ def group_lines(g: Group) -> list[tuple[str, str, float]]:
     return out
 
 
-def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence[Group] = ()) -> str:
-    """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order."""
+def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence[Group] = (),
+               run_seconds: float | None = None) -> str:
+    """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order (`run_seconds`: how
+    long the run took, for a run that read drives)."""
     by_name: dict[str, list[str]] = {name: [] for name in METRICS}
     for r in reports:
         for name, pairs, value in metric_lines(r):
@@ -197,6 +209,8 @@ def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence
         for name, labels, value in group_lines(g):
             by_name[name].append(f"{name}{labels} {_fmt(value)}")
     by_name["ssdwear_last_run_timestamp_seconds"].append(f"ssdwear_last_run_timestamp_seconds {_fmt(now_unix)}")
+    if run_seconds is not None:
+        by_name["ssdwear_run_duration_seconds"].append(f"ssdwear_run_duration_seconds {_fmt(round(run_seconds, 3))}")
     by_name["ssdwear_drives"].append(f"ssdwear_drives {len(reports)}")
     lines: list[str] = []
     for name, (kind, text) in METRICS.items():

@@ -71,20 +71,22 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
     results: list[StartResult] = []
     session.store_wanted()
     outcomes = session.read(devices).outcomes
-    for (device, dtype), outcome in zip(devices, outcomes, strict=True):
-        if session.interrupted is not None:
-            results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
-                                       f"interrupted ({session.interrupted}) before this drive's turn",
-                                       device_type=dtype))
-        elif isinstance(outcome, DriveError):
-            results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
-        else:
-            dtype = dtype or outcome.device_type
-            try:
-                status, message = _reset_one(session, device, dtype, outcome, force, every)
-            except NotReset as stop:
-                status, message = stop.status, stop.message
-            results.append(StartResult(device, status, message, outcome.serial, outcome.model, dtype))
+    read = [t for t, outcome in zip(devices, outcomes, strict=True) if not isinstance(outcome, DriveError)]
+    with session.resetting(read):  # the drives it may send a reset to: other runs' readers leave them alone
+        for (device, dtype), outcome in zip(devices, outcomes, strict=True):
+            if session.interrupted is not None:
+                results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
+                                           f"interrupted ({session.interrupted}) before this drive's turn",
+                                           device_type=dtype))
+            elif isinstance(outcome, DriveError):
+                results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
+            else:
+                dtype = dtype or outcome.device_type
+                try:
+                    status, message = _reset_one(session, device, dtype, outcome, force, every)
+                except NotReset as stop:
+                    status, message = stop.status, stop.message
+                results.append(StartResult(device, status, message, outcome.serial, outcome.model, dtype))
     return results
 
 

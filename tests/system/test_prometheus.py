@@ -40,8 +40,8 @@ def test_exposition_names_and_values() -> None:
 def test_failed_drive_is_a_metric_not_a_gap() -> None:
     from ssdwear.assess.report import failed
 
-    text = exposition([failed("/dev/sdz", "no such device")], 1_700_000_000)
-    assert 'ssdwear_read_ok{device="/dev/sdz",model="",serial=""} 0' in text
+    text = exposition([failed("/dev/sdz", "no such device", reason="missing")], 1_700_000_000)
+    assert 'ssdwear_read_ok{device="/dev/sdz",reason="missing"} 0' in text  # its place alone: nothing else is known
     assert "ssdwear_last_run_timestamp_seconds 1700000000" in text
 
 

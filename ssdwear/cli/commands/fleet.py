@@ -69,7 +69,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
     Example (crontab, hourly):
       17 * * * *  root  /usr/local/bin/ssdwear sample
     """
-    with reading(app, devices, device_type, fallback=False) as (session, targets):
+    with reading(app, devices, device_type, fallback=False, lock=True) as (session, targets):
         directory = textfile or session.config.textfile_dir
         settings = _notifying(session, notify)
         if not targets:
@@ -138,7 +138,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
                      "drop --textfile / textfile_dir); the samples are stored")
         return False
     try:
-        write_textfile(directory, exposition(reports, now, groups))
+        write_textfile(directory, exposition(reports, now, groups, session.elapsed()))
     except OSError as exc:
         session.warn(f"textfile not written: {directory}/ssdwear.prom: {exc.strerror or exc}; the samples are stored")
         return False

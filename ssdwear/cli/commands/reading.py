@@ -85,7 +85,7 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
             from ssdwear.run.groups import find_groups
 
             groups = find_groups(session, assessed)
-        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups)
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups, session.elapsed())
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, fmt)
