@@ -27,6 +27,7 @@ CUMULATIVE = 2  # AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE
 # ssdwear_media_errors_total become hw.status and hw.errors (hardware_metrics); ssdwear_drive_info is the resource.
 NAMES: dict[str, tuple[str, str, Kind, str]] = {
     "ssdwear_read_ok": ("ssdwear.read_ok", "1", "gauge", "int"),
+    "ssdwear_read_duration_seconds": ("ssdwear.read_duration", "s", "gauge", "double"),
     "ssdwear_used_ratio": ("ssdwear.used", "1", "gauge", "double"),
     "ssdwear_used_fine_ratio": ("ssdwear.used_fine", "1", "gauge", "double"),
     "ssdwear_used_saturated": ("ssdwear.used_saturated", "1", "gauge", "int"),

@@ -74,7 +74,8 @@ def test_the_three_formats_carry_the_same_figures() -> None:
     args = ("--replay", str(FIXTURES / "fleet"), "report", "--format")
     prometheus = exposition_values(run(*args, "prometheus"))
     request = json_format.MessageToDict(json_format.Parse(run(*args, "otlp"), ExportMetricsServiceRequest()))
-    by_otel = {otel: name for name, (otel, *_) in NAMES.items()}
+    # every figure but the read's duration, which each run measures anew
+    by_otel = {otel: name for name, (otel, *_) in NAMES.items() if name != "ssdwear_read_duration_seconds"}
     compared = 0
     for resource in request["resourceMetrics"][:-1]:
         device = next(a["value"]["stringValue"] for a in resource["resource"]["attributes"] if a["key"] == "hw.name")

@@ -22,6 +22,7 @@ writable by root alone; anything else is a StoreError naming the file, and it is
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
@@ -117,26 +118,76 @@ def _waited(seconds: float) -> str:
     return f"{seconds / 60:g} min" if seconds >= 60 else f"{seconds:g} s"
 
 
+def _first_missing(directory: Path) -> Path | None:
+    """The outermost of `directory` and its parents that does not exist yet (what making it will make), or None."""
+    missing = None
+    while not os.path.lexists(directory):
+        missing, directory = directory, directory.parent
+        if directory == missing:
+            break
+    return missing
+
+
+def _still_named(fd: int, path: Path) -> bool:
+    """Whether `path` still names the file `fd` is open on (a run that made it may have removed it)."""
+    try:
+        st, named = os.fstat(fd), os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    return (st.st_dev, st.st_ino) == (named.st_dev, named.st_ino)
+
+
+def _unmake(db: Path, made: Path) -> None:
+    """What a run that stored nothing made for its lock, removed while it still holds it: the two lock files and the
+    directories it created, where no database appeared beside them (a command that stores nothing creates
+    nothing). A directory holding anything else stays."""
+    directory = db.parent
+    ours = {lock_path(db).name, lock_path(db, RESET_SUFFIX).name}
+    try:
+        if os.path.lexists(db) or not set(os.listdir(directory)) <= ours:
+            return
+        for name in ours:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(directory / name)
+        while True:
+            os.rmdir(directory)
+            if directory == made:
+                return
+            directory = directory.parent
+    except OSError:
+        return  # something else is there now: it stays
+
+
 @contextmanager
 def run_lock(db: Path, command: str, wait_s: float, sleep: Callable[[float], None], monotonic: Callable[[], float],
              now: datetime) -> Iterator[None]:
-    """The run lock beside `db`, held until the block ends; Busy when another run kept it for `wait_s`."""
+    """The run lock beside `db`, held until the block ends; Busy when another run kept it for `wait_s`. Where the
+    run had to make the lock's directory and ends without a database there, it takes what it made away again."""
     path = lock_path(db)
     check_trusted_path(db)  # the database's own rule first, in its words: a refused path gets no lock file either
-    fd = _open(path, create=True)
-    assert fd is not None
+    made = _first_missing(path.parent)
+    until = monotonic() + wait_s
+    while True:
+        fd = _open(path, create=True)
+        assert fd is not None
+        if not _acquire(fd, fcntl.LOCK_EX, max(0.0, until - monotonic()), sleep, monotonic):
+            holder = visible(_said(fd).strip()[:200]) or "it did not say which"
+            os.close(fd)
+            raise Busy(f"another ssdwear run ({holder}) held {path} for longer than {_waited(wait_s)} "
+                       f"(run_lock_wait): this {command} did not run (two at once would read every drive twice); the "
+                       "next one will")
+        if _still_named(fd, path):
+            break
+        os.close(fd)  # the run before this one made the file, stored nothing and took it away: lock the new one
     try:
         resets = _open(lock_path(db, RESET_SUFFIX), create=True)  # made here, so that readers can hold it
         if resets is not None:
             os.close(resets)
-        if not _acquire(fd, fcntl.LOCK_EX, wait_s, sleep, monotonic):
-            holder = visible(_said(fd).strip()[:200]) or "it did not say which"
-            raise Busy(f"another ssdwear run ({holder}) held {path} for longer than {_waited(wait_s)} "
-                       f"(run_lock_wait): this {command} did not run (two at once would read every drive twice); the "
-                       "next one will")
         _write(fd, f"{command}, pid {os.getpid()}, since {now:%Y-%m-%d %H:%M:%S %Z}\n")
         yield
     finally:
+        if made is not None:
+            _unmake(db, made)
         os.close(fd)  # the lock goes with it
 
 
