@@ -179,7 +179,8 @@ def conclude(found: FoundGroup, members: Sequence[GroupMember]) -> Group:
     reasons = lockstep_reasons(working)
     return Group(found.kind, found.name, found.level, found.role, None if tolerates is None else max(tolerates, 0),
                  tuple(members), found.state, found.uuid, missing, lost, lost_low,
-                 lockstep=len(reasons) == 4, lockstep_reasons=tuple(reasons), notes=tuple(notes))
+                 lockstep=len(reasons) == 4, lockstep_reasons=tuple(reasons), notes=tuple(notes),
+                 failed=tolerates is not None and tolerates < 0)
 
 
 def lockstep_reasons(members: Sequence[GroupMember]) -> list[str]:
@@ -204,9 +205,3 @@ def lockstep_reasons(members: Sequence[GroupMember]) -> list[str]:
             out.append(f"wear-out intervals overlap ({start:%Y-%m} to {shown})")
     return out
 
-
-def redundancy_lost_within(group: Group, now: datetime, minutes: float) -> bool:
-    """Whether the group's pessimistic redundancy-lost date falls within `minutes` of `now` (or has passed): the
-    notify rule `group_redundancy_lost_within`."""
-    at = group.redundancy_lost_low_at
-    return at is not None and (at - now).total_seconds() <= minutes * 60
