@@ -185,6 +185,13 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
     sys.exit(code)
 
 
+def stop_calls() -> None:
+    """After a SIGINT: the smartctl calls still under way in the reading threads killed (host/runner.py)."""
+    from ssdwear.host.runner import stop_calls as stop
+
+    stop()
+
+
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Domain errors become one line on stderr and an exit code; never a traceback."""
 
@@ -203,6 +210,7 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except SsdwearError as exc:
             fail(str(exc), EXIT_ERROR)
         except KeyboardInterrupt:
+            stop_calls()
             fail("interrupted", EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise

@@ -33,6 +33,7 @@ from ..app import (
     reading,
     represents_option,
     say,
+    stop_calls,
 )
 
 if TYPE_CHECKING:
@@ -218,6 +219,9 @@ def check(app: App, /, devices: tuple[str, ...], device_type: str | None, repres
                 code, text = evaluate(assessed.reports, thresholds, volumes, session.warnings)
     except SsdwearError as exc:
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
+    except KeyboardInterrupt:  # ^C, or SIGINT from whatever runs the plugin: still an answer in plugin terms
+        stop_calls()
+        code, text = UNKNOWN, "SSDWEAR UNKNOWN - interrupted (SIGINT) before the drives were judged"
     except Exception as exc:  # a plugin must always answer in plugin terms
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
     write(text)
