@@ -92,6 +92,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
                                                                   groups if session.config.groups else ())
         textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
         unstored = [] if textfile_only else session.remember(assessed)
+        session.remember_reads(assessed)  # the next run reads the slowest first
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, "json")

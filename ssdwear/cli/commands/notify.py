@@ -134,6 +134,8 @@ def notify(app: App, dry_run: bool, ack: str | None, until: str | None, fmt: str
         from ssdwear.run.session import Assessed
 
         assessed = session.assess(session.read(targets)) if targets else Assessed([], [], now)
+        if not dry_run:
+            session.remember_reads(assessed)  # the next run reads the slowest first
         failed = notify_after(app, session, assessed, settings, fmt=fmt, dry_run=dry_run,
                               groups=None if targets else ())  # no drive read: no group to judge
         for message in session.warnings:
