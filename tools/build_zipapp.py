@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import email.parser
+import importlib.util
 import py_compile
 import re
 import shutil
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import zipapp
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +61,32 @@ from {module} import {function}
 
 {function}()
 """
+
+
+# What the builds need of the interpreter running them, and the Debian package that brings it; --no-install-recommends
+# keeps out what the recommends pull in (python3-pip's: build-essential and python3-dev, dozens of packages).
+BUILD_MODULES = {"pip": ("python3-pip", "fetches the dependencies"), "build": ("python3-build", "makes the wheel")}
+
+
+def missing_module(tool: str, wheel_given: bool) -> str | None:
+    """One line saying what to install, when this interpreter lacks pip (every build fetches from PyPI) or, without
+    --wheel, the build module (`python -m build` makes the wheel); None when it has what it needs."""
+    for module, (package, does) in BUILD_MODULES.items():
+        if (module == "pip" or not wheel_given) and importlib.util.find_spec(module) is None:
+            instead = "give a wheel with --wheel FILE (pip wheel --no-deps makes one)" if module == "build" else \
+                "run it with a venv's python"
+            return (f"{tool}: {sys.executable} has no {module} module, which {does}: apt-get install "
+                    f"--no-install-recommends {package} (Debian, Ubuntu), or {instead}")
+    return None
+
+
+def run_checked(tool: str, build: Callable[[], Path]) -> Path:
+    """build(), with a failed command (pip, build, dpkg-buildpackage) said in one line after its own output."""
+    try:
+        return build()
+    except subprocess.CalledProcessError as e:
+        command = " ".join(str(a) for a in e.cmd[:4])
+        raise SystemExit(f"{tool}: {command} ... failed (exit {e.returncode}): see its output above") from None
 
 
 def build_wheel(out: Path) -> Path:
@@ -152,10 +180,16 @@ def main() -> None:
                         help=f"leave out the bytecode for Python {sys.version_info.major}.{sys.version_info.minor} "
                              "(half the size, twice the start-up time)")
     args = parser.parse_args()
+    if (missing := missing_module("build_zipapp", args.wheel is not None)) is not None:
+        raise SystemExit(missing)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
-        wheel = args.wheel or build_wheel(Path(tmp))
-        out = build(wheel.resolve(), args.out, bytecode=not args.no_bytecode)
+
+    def make() -> Path:
+        with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
+            wheel = args.wheel or build_wheel(Path(tmp))
+            return build(wheel.resolve(), args.out, bytecode=not args.no_bytecode)
+
+    out = run_checked("build_zipapp", make)
     out.chmod(0o755)
     print(f"wrote {out} ({out.stat().st_size // 1024} KiB)")
 

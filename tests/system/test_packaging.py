@@ -100,3 +100,42 @@ def test_pipx_installs_the_wheel_into_a_clean_home_and_the_command_works(dist: P
     assert (mandir / "man1" / "ssdwear.1").read_bytes() == (ROOT / "man" / "ssdwear.1").read_bytes()
     [venv_python] = (home / "venvs" / "ssdwear" / "bin").glob("python3")
     assert Path(os.path.realpath(venv_python)) == Path(os.path.realpath(python))  # Debian's interpreter
+
+
+@pytest.fixture(scope="module")
+def bare_pythons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Interpreters as a fresh Debian has them: one without pip (or build), one with pip but without build."""
+    base = tmp_path_factory.mktemp("pythons")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(base / "nopip")], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(base / "pip")], check=True, timeout=300)
+    return {"pip": str(base / "nopip" / "bin" / "python"), "build": str(base / "pip" / "bin" / "python")}
+
+
+@pytest.mark.parametrize("tool", ["build_zipapp", "build_deb"])
+@pytest.mark.parametrize("missing", ["pip", "build"])
+def test_a_build_tool_without_its_modules_says_what_to_install_in_one_line(
+        bare_pythons: dict[str, str], tmp_path: Path, tool: str, missing: str) -> None:
+    """Issue 25.7: `/usr/bin/python3: No module named build`, then a traceback; now one line naming the Debian
+    package (with --no-install-recommends) and the other way (a wheel of one's own, or a venv's python)."""
+    if tool == "build_deb":
+        for needed in ("dpkg-buildpackage", "dh", "dh_python3"):
+            require(needed)
+    python = bare_pythons[missing]
+    proc = subprocess.run([python, str(ROOT / "tools" / f"{tool}.py"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    [line] = proc.stderr.splitlines()
+    package = {"pip": "python3-pip", "build": "python3-build"}[missing]
+    assert line.startswith(f"{tool}: {python} has no {missing} module, which ")
+    assert f"apt-get install --no-install-recommends {package} (Debian, Ubuntu), or " in line
+    assert ("--wheel FILE" in line) == (missing == "build")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_readmes_install_table_names_what_building_needs() -> None:
+    readme = " ".join((ROOT / "README.md").read_text().split("## Install", 1)[1].split("\n## ", 1)[0].split())
+    assert "`apt-get install --no-install-recommends python3-build python3-pip python3-venv`" in readme
+    rows = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("| ")]
+    for tool in ("tools/build_deb.py", "python3 -m build", "tools/build_zipapp.py"):
+        [row] = [r for r in rows if tool in r]
+        assert "python3-build" in row, tool
