@@ -173,9 +173,9 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
     for unit in sorted(UNITS.glob("ssdwear-*")):
         text = unit.read_text()
         if unit.suffix == ".service":
-            if text.count("/usr/local/bin/ssdwear ") != 1:
+            if text.count("ExecStart=/usr/local/bin/ssdwear ") != 1:
                 raise SystemExit(f"build_deb: {unit} does not run /usr/local/bin/ssdwear once")
-            text = text.replace("/usr/local/bin/ssdwear ", "/usr/bin/ssdwear ")
+            text = text.replace("/usr/local/bin/ssdwear", "/usr/bin/ssdwear")  # ExecStart and its condition
         (units / unit.name).write_text(text)
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
