@@ -78,14 +78,33 @@ def test_the_sdist_holds_what_builds_and_tests_the_package(dist: Path) -> None:
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
 
 
+def documented_pipx_for_root() -> dict[str, str]:
+    """The variables of docs/install.md's pipx line for root (issue 25.10: pipx as root put the command in
+    /root/.local/bin, where the shipped cron line and unit do not look)."""
+    text = (ROOT / "docs" / "install.md").read_text()
+    [line] = re.findall(r"^((?:PIPX_\w+=\S+ )+)pipx install ssdwear$", text, re.M)
+    return dict(item.split("=", 1) for item in line.split())
+
+
+def test_the_documented_pipx_install_for_root_puts_the_command_where_the_units_run_it() -> None:
+    places = {os.path.dirname(argv[0]) for argv in (
+        (ROOT / "contrib" / "cron.d-ssdwear").read_text().rsplit("&&", 1)[1].split(),
+        [line.split("=", 1)[1] for line in (ROOT / "contrib" / "systemd" / "ssdwear-sample.service").read_text()
+         .splitlines() if line.startswith("ExecStart=")])}
+    assert places == {"/usr/local/bin"}
+    assert documented_pipx_for_root() == {"PIPX_HOME": "/opt/pipx", "PIPX_BIN_DIR": "/usr/local/bin",
+                                          "PIPX_MAN_DIR": "/usr/local/share/man"}
+
+
 def test_pipx_installs_the_wheel_into_a_clean_home_and_the_command_works(dist: Path, tmp_path: Path) -> None:
-    """On a machine with nothing but Debian's python3: pipx makes the venv, puts the command on its bin dir and
-    the man page where man looks (a recent pipx, PyPI's, links a wheel's share/man; Debian 12's 1.1.0 does not)."""
+    """On a machine with nothing but Debian's python3: pipx, with docs/install.md's variables for root (each place
+    under a temporary root), makes the venv, puts the command in its bin dir and the man page where man looks (a
+    recent pipx, PyPI's, links a wheel's share/man; Debian 12's 1.1.0 does not)."""
     python = require("/usr/bin/python3")
-    home, bindir, mandir = tmp_path / "pipx", tmp_path / "bin", tmp_path / "man"
+    places = {name: tmp_path / "root" / value.lstrip("/") for name, value in documented_pipx_for_root().items()}
+    home, bindir, mandir = places["PIPX_HOME"], places["PIPX_BIN_DIR"], places["PIPX_MAN_DIR"]
     env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env.update(PIPX_HOME=str(home), PIPX_BIN_DIR=str(bindir), PIPX_MAN_DIR=str(mandir), HOME=str(tmp_path),
-               PATH=f"{bindir}:/usr/bin:/bin")
+    env.update({name: str(path) for name, path in places.items()}, HOME=str(tmp_path), PATH=f"{bindir}:/usr/bin:/bin")
     proc = subprocess.run([sys.executable, "-m", "pipx", "install", "--python", python, str(wheel_of(dist))],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
