@@ -297,3 +297,16 @@ def test_install_leaves_a_path_a_debian_package_owns_and_warns(tmp_path: Path) -
                             "package has it"]
     assert not os.path.lexists(owned) and f"completion for bash: {owned}" not in proc.stdout
     assert os.path.isfile(f"{settings['FISH_COMPLETION_DIR']}/ssdwear.fish")
+
+
+def test_ci_runs_the_readmes_first_command_as_it_stands_there() -> None:
+    """Issue 25.3: .ci/run runs command 1, then the suite twice, then install.sh --uninstall; the command it runs
+    is read from the README (its own line, run here), so the two cannot drift apart."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    [line] = [x for x in ci.splitlines() if x.startswith("command1=")]
+    got = subprocess.run(["sh", "-c", f'{line}\nprintf "%s" "$command1"'], cwd=ROOT, capture_output=True, text=True,
+                         timeout=30)
+    assert got.stdout == readme_first_command()
+    steps = [x.strip() for x in ci.splitlines()]
+    assert steps.index('sh -c "$command1"') < steps.index("for run in 1 2; do") < \
+        steps.index("sh contrib/install.sh --uninstall")
