@@ -15,7 +15,7 @@ _ssdwear() {
     local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}" cmd="" at=0 i
     for ((i = 1; i < COMP_CWORD; i++)); do
         case "${COMP_WORDS[i]}" in
-            analyze|check|completion|history|import|measure|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; at=$i; break ;;
+            analyze|check|completion|history|import|measure|notify|plan|report|retire-check|sample|scan|start|status) cmd="${COMP_WORDS[i]}"; at=$i; break ;;
         esac
     done
     if [ -z "$cmd" ]; then
@@ -28,7 +28,7 @@ _ssdwear() {
         --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "analyze check completion history import measure plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
@@ -119,6 +119,21 @@ _ssdwear() {
             esac
             if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
+        notify)
+            case "$prev" in
+            --ack) return ;;
+            --until) return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json" -- "$cur")); return ;;
+            --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+            --timeout) return ;;
+            --workers) return ;;
+            --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+            esac
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            ;;
         plan)
             case "$prev" in
             --from) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -126,6 +141,7 @@ _ssdwear() {
             --candidate) return ;;
             --years) return ;;
             --spare) return ;;
+            --stagger) return ;;
             -d|--type) return ;;
             --represents) return ;;
             --format|-f) COMPREPLY=($(compgen -W "table json yaml" -- "$cur")); return ;;
@@ -137,7 +153,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         report)
             case "$prev" in
@@ -152,7 +168,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         retire-check)
             case "$prev" in
@@ -181,7 +197,7 @@ _ssdwear() {
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         scan)
             case "$prev" in

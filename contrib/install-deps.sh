@@ -8,7 +8,8 @@
 #                                    Prometheus's node_exporter and promtool, and for the packages:
 #                                    debhelper and dh-python (the .deb is built), lintian (it is checked),
 #                                    man-db and groff (the man page is rendered), systemd (systemd-analyze
-#                                    verifies the units)
+#                                    verifies the units), and mdadm, lvm2, cryptsetup-bin and btrfs-progs
+#                                    (redundancy groups are built in the QEMU VM, which runs the host's tools)
 # Runs the package manager through sudo when not root. Installs only what is missing.
 set -eu
 
@@ -18,6 +19,7 @@ if [ "${1:-}" = "--test" ]; then
     want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"
     want="$want dh:debhelper dh_python3:dh-python lintian:lintian man:man-db groff:groff-base"
     want="$want systemd-analyze:systemd"
+    want="$want mdadm:mdadm lvm:lvm2 cryptsetup:cryptsetup-bin btrfs:btrfs-progs"
 fi
 
 if [ "$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi
@@ -55,7 +57,7 @@ if command -v apt-get >/dev/null 2>&1; then
     $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 elif command -v dnf >/dev/null 2>&1; then
     # shellcheck disable=SC2086
-    $sudo dnf install -y $(echo "$missing" | sed 's/qemu-system-x86/qemu-system-x86-core/; s/busybox-static/busybox/')
+    $sudo dnf install -y $(echo "$missing" | sed 's/qemu-system-x86/qemu-system-x86-core/; s/busybox-static/busybox/; s/cryptsetup-bin/cryptsetup/')
 else
     echo "install these packages with your package manager:$missing" >&2
     exit 1

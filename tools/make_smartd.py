@@ -42,6 +42,16 @@ SECTORS0 = 60 * 10**12 // 512  # 60 TB written before the log starts
 GB_PER_HOUR = 40e9 / 12  # 40 GB a working day of 12 hours
 
 
+# The README opens with what the folder holds; the details are the docstring's paragraphs after its first.
+README_HEAD = """# fixtures/smartd: a year of smartd attribute logs of two drives, and their readings now, hand-made
+
+HAND-MADE, not recorded: a host whose smartd has logged its two drives for a year, its attribute logs
+(attrlog/) in the format smartd writes and the drives' `smartctl --json=c -x` readings now, written by
+tools/make_smartd.py.
+
+"""
+
+
 def name_part(text: str) -> str:
     """smartd's file-name characters: every byte but ASCII letters and digits becomes '_'."""
     return "".join(c if c.isascii() and c.isalnum() else "_" for c in text.strip())
@@ -136,7 +146,7 @@ def main(folder: Path = ROOT / "smartd") -> None:
     write(args, dumps(ata_json("/dev/sda", "Samsung based SSDs", SDA[0], SDA[1], 0x0000860777, "RVT03B6Q",
                                1_000_204_886_016, int(sda_poh), attrs, used, args, oui=0x002538,
                                sectors_written=sectors)), folder=folder)
-    (folder / "README.md").write_text("# fixtures/smartd: hand-made, not recorded\n\n" + (__doc__ or ""))
+    (folder / "README.md").write_text(README_HEAD + (__doc__ or "").split("\n\n", 1)[1])
     print(f"wrote {folder}")
 
 

@@ -115,6 +115,29 @@ MODULES: tuple[str, ...] = (
     "9p",
     "overlay",
 )
+# Modules in the image that /init loads only when a run asks for them (run_vm(modules=...)), in this order, after
+# the disk drivers: what the storage stacks ssdwear finds redundancy groups on need (md RAID 1/5/6/10, LVM's dm-raid,
+# LUKS's dm-crypt with aes-xts-plain64 (xts(aes) is built on ecb(aes)) and the kernel crypto API cryptsetup uses,
+# btrfs). crc32c_generic comes first: libcrc32c
+# asks the crypto API for crc32c when it loads, and the initramfs has no modprobe to load it on demand.
+ON_DEMAND_MODULES: tuple[str, ...] = (
+    "crc32c_generic",
+    "md_mod",
+    "raid0",
+    "raid1",
+    "raid10",
+    "raid456",
+    "dm_mod",
+    "dm_raid",
+    "ecb",
+    "xts",
+    "algif_skcipher",
+    "algif_hash",
+    "dm_crypt",
+    "btrfs",
+)
+# What they are for, by name: run_vm(modules=POOL_MODULES) makes md, LVM raid, LUKS and btrfs usable in the guest.
+POOL_MODULES = ON_DEMAND_MODULES
 # Module parameters passed to insmod (kmod is not in the initramfs, so /proc/cmdline is not consulted).
 # SCSI hosts are not scanned by themselves: /init scans the virtio-scsi targets that hold disks
 # (libata adds its disks directly, in port order, whatever this setting).
@@ -138,9 +161,10 @@ die() {
     poweroff -f
 }
 
-NVME=0 ATA=0 SCSI=0 SCRIPT= DEBUG=0
+NVME=0 ATA=0 SCSI=0 SCRIPT= DEBUG=0 EXTRA=
 for arg in $(cat /proc/cmdline); do
     case "$arg" in
+        ssdwear.modules=*) EXTRA=${arg#*=} ;;
         ssdwear.nvme=*) NVME=${arg#*=} ;;
         ssdwear.ata=*) ATA=${arg#*=} ;;
         ssdwear.scsi=*) SCSI=${arg#*=} ;;
@@ -223,6 +247,7 @@ wait_for "$((ATA + SCSI))" "/dev/sd[a-z]"
 load 9pnet_virtio
 load 9p
 load overlay
+for m in $(echo "$EXTRA" | tr , ' '); do load "$m"; done
 [ "$DEBUG" = 1 ] && { ls -l /dev/nvme* /dev/sd* /dev/sg* 2>/dev/null; cat /proc/partitions; }
 
 P9="trans=virtio,version=9p2000.L,msize=262144"
@@ -439,7 +464,8 @@ def _kernel_package() -> tuple[str, str] | None:
 
 
 def _module_closure(modroot: Path, version: str) -> tuple[dict[str, list[str]], set[Path]]:
-    """For each module in MODULES, its .ko files in load order (dependencies first), from modules.dep."""
+    """For each module in MODULES and ON_DEMAND_MODULES, its .ko files in load order (dependencies first), from
+    modules.dep."""
     moddir = modroot / "lib" / "modules" / version
     deps: dict[str, list[str]] = {}
     for line in (moddir / "modules.dep").read_text().splitlines():
@@ -450,7 +476,7 @@ def _module_closure(modroot: Path, version: str) -> tuple[dict[str, list[str]], 
     by_name = {_mod_name(m): m for m in deps}
     lists: dict[str, list[str]] = {}
     files: set[Path] = set()
-    for name in MODULES:
+    for name in (*MODULES, *ON_DEMAND_MODULES):
         if name not in by_name:
             raise QemuUnavailable(f"kernel {version} has no module {name} (built in?)")
         order: list[str] = []
@@ -480,9 +506,20 @@ def _mod_name(relpath: str) -> str:
     return base.replace("-", "_")
 
 
+def _modules_key() -> str:
+    """A short hash of the modules a kernel's cache directory holds: a directory unpacked for another list is
+    another directory (one with fewer modules is never taken for this one, nor replaced under a VM using it)."""
+    return hashlib.sha256(json.dumps([MODULES, ON_DEMAND_MODULES]).encode()).hexdigest()[:8]
+
+
+def _has_modules(kdir: Path) -> bool:
+    modules = json.loads((kdir / "meta.json").read_text()).get("modules", {})
+    return all(name in modules for name in (*MODULES, *ON_DEMAND_MODULES))
+
+
 def _newest_cached_kernel(cache: Path) -> Path | None:
     cached = sorted(
-        (p for p in cache.glob("kernel-*") if (p / "meta.json").exists()),
+        (p for p in cache.glob("kernel-*") if (p / "meta.json").exists() and _has_modules(p)),
         key=lambda p: p.stat().st_mtime,
     )
     return cached[-1] if cached else None
@@ -503,7 +540,7 @@ def _prepare_kernel(cache: Path) -> Path:
             " (run apt-get update)"
         )
     name, version = pkg
-    kdir = cache / f"kernel-{name.removeprefix('linux-image-')}_{version}"
+    kdir = cache / f"kernel-{name.removeprefix('linux-image-')}_{version}-{_modules_key()}"
     if (kdir / "meta.json").exists():
         return kdir
     try:
@@ -575,7 +612,7 @@ def build_image(cache_dir: Path | None = None) -> Image:
             "busybox": _sha256(busybox),
             "drivedb": _sha256(drivedb) if drivedb else None,
             "init": hashlib.sha256(INIT_SCRIPT.encode()).hexdigest(),
-            "modules": [MODULES, sorted(MODULE_PARAMS.items())],
+            "modules": [MODULES, ON_DEMAND_MODULES, sorted(MODULE_PARAMS.items())],
         }
         key = hashlib.sha256(json.dumps(key_src, sort_keys=True).encode()).hexdigest()[:16]
         idir = cache / f"image-{key}"
@@ -753,6 +790,7 @@ def run_vm(
     memory_mib: int = 1024,
     smp: int = 2,
     debug: bool = False,
+    modules: Sequence[str] = (),
 ) -> VmResult:
     """Boot a VM with ``drives``, run ``guest_script`` with /bin/sh in the guest, power off.
 
@@ -772,11 +810,18 @@ def run_vm(
     The drives appear as /dev/nvme0, /dev/nvme1, ... (NVMe, in the order given) and /dev/sda, /dev/sdb,
     ... (SATA in the order given, then virtio-scsi in the order given).
 
+    ``modules``: kernel modules of ON_DEMAND_MODULES that /init loads after the disk drivers (in that list's
+    order as given), e.g. ``POOL_MODULES`` for md RAID, LVM raid, LUKS and btrfs. No udev runs in the guest: a
+    script using device-mapper sets ``DM_DISABLE_UDEV=1`` (libdevmapper then makes the /dev/mapper nodes itself).
+
     Raises VmTimeout (after killing QEMU) when the guest does not power off within ``timeout_s``,
     VmError when QEMU fails or the guest's init fails, QemuUnavailable when no image can be built.
     """
     if not drives:
         raise ValueError("give at least one drive")
+    unknown = [m for m in modules if m not in ON_DEMAND_MODULES]
+    if unknown:
+        raise ValueError(f"modules {unknown} are not in the image (ON_DEMAND_MODULES lists those it holds)")
     serials = [d.serial for d in drives]
     if len(set(serials)) != len(serials):
         raise ValueError(f"serials must be unique: {serials}")
@@ -816,6 +861,7 @@ def run_vm(
         + ("" if debug else " quiet loglevel=3")
         + f" ssdwear.nvme={n_nvme} ssdwear.ata={n_ata} ssdwear.scsi={n_scsi}"
         + f" ssdwear.script={script_file} ssdwear.debug={int(debug)}"
+        + (f" ssdwear.modules={','.join(modules)}" if modules else "")
     )
     argv = [
         qemu,

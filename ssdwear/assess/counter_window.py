@@ -7,7 +7,9 @@ over the window's time: the wall clock since the baseline, checked against the p
 hours, so a window whose power-on hours fall more than POWER_SLACK_HOURS short of the wall clock had a power-off in
 it: it is said, and the window's time is its power-on hours; a window whose drive was off for nearly all of it is
 not valid. `--represents` applies as to Intel's windows. The one rule of the counter window, for `report`,
-`status`, `measure`, `check` and `retire-check` alike (report.assess calls it; status reads the report's window).
+`status`, `measure`, `check` and `retire-check` alike (report.assess calls it; status reads the report's window),
+and for saved outputs of one drive (`analyze`, `plan --from FILE`: series.py calls it) too short for the readings'
+own rule: their first reading is the baseline and their clocks (smartctl's local_time) the wall clock.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ def with_counter_window(report: DriveReport, ctx: Context) -> DriveReport:
     """The report with the counter window since `start`'s baseline, where ssdwear stored one and no timed window
     was measured since a reset; its projection replaces the lifetime average once the window is valid."""
     base = ctx.window_start
-    if base is None or ctx.now is None or report.error or report.measured_window or base.counter_source is None:
+    if base is None or ctx.now is None or not applies(report, base):
         return report
     window, projection, warnings = counter_window(report, base, ctx.now, ctx)
     return replace(report, window=window, projection=projection or report.projection,
@@ -54,11 +56,19 @@ def _refused(base: Sample, why: str, minutes: float | None = None, pending: bool
                   pending=pending, valid_in_minutes=valid_in, started_at=base.at)
 
 
-def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Context
+def applies(report: DriveReport, base: Sample) -> bool:
+    """Whether a counter window from `base` is this reading's to measure: a baseline with a counter, and no timed
+    window measured since a reset (that stands)."""
+    return not report.error and not report.measured_window and base.counter_source is not None
+
+
+def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Context, since: str = ""
                    ) -> tuple[Window, Projection | None, list[str]]:
-    """The window from `base` to this reading: valid, with its wear and range, or why not (yet)."""
+    """The window from `base` to this reading: valid, with its wear and range, or why not (yet). `since` says
+    where the baseline came from (default: `start`'s, stored by ssdwear)."""
     wall = (now - base.at).total_seconds() / 60
-    since = f"since ssdwear stored its baseline at {base.at:%Y-%m-%d %H:%M %Z}".strip()
+    started = since or since_words(base)
+    since = since or f"since ssdwear stored its baseline at {base.at:%Y-%m-%d %H:%M %Z}".strip()
     counter = next((c for c in report.counters if c.source == base.counter_source), None)
     if counter is None:
         return _refused(base, f"not valid: this reading has no {base.counter_source}, the counter the baseline holds "
@@ -80,7 +90,7 @@ def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Contex
     if per_unit is None:
         return _refused(base, "not valid: the counter's wear per unit cannot be calibrated (no wear indicator beside "
                               "it, or it does not count the indicator's wear)", span.minutes), None, []
-    return _measured(report, base, counter, delta, span, per_unit, ctx)
+    return _measured(report, base, counter, delta, span, per_unit, ctx, started)
 
 
 def _span(report: DriveReport, base: Sample, wall: float) -> _Span:
@@ -133,7 +143,7 @@ def _represents(ctx: Context, minutes: float) -> tuple[float, float | None, str 
 
 
 def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta: int, span: _Span,
-              per_unit: fine.PerUnit, ctx: Context) -> tuple[Window, Projection, list[str]]:
+              per_unit: fine.PerUnit, ctx: Context, since: str) -> tuple[Window, Projection, list[str]]:
     level = ctx.interval_level
     worn = fine.window_wear(delta, per_unit, counter.kind, level)
     stands, represents, not_applied = _represents(ctx, span.minutes)
@@ -153,7 +163,7 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
                                            lifetime.percent_per_year_high or 0.0), report.used_percent)
     projection = wear.rate_projection(rate, report.used_percent, f"window:{counter.source}", basis, level, rates,
                                       trend, f"window|{counter.kind}")
-    window = Window(kind="counter", valid=True, reason=f"counter window {since_words(base)}: {span.words}",
+    window = Window(kind="counter", valid=True, reason=f"counter window {since}: {span.words}",
                     minutes=span.minutes, wear_percent=worn.central, represents_minutes=represents,
                     counter=counter.source, wear_percent_low=worn.low, wear_percent_high=worn.high,
                     counter_delta=delta, started_at=base.at)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ssdwear.model.counts import count_text
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.records import DriveId, DriveReport
 from ssdwear.model.units import human_years, percent_text, wears_out_text
@@ -117,22 +118,22 @@ def _head(states: Sequence[tuple[int, DriveReport, str, str]]) -> str:
         return "no drives found"
     bad = [(r, short) for s, r, short, _ in states if s != OK]
     warned = sum(1 for s, r, _, _ in states if s == OK and r.warnings)
-    tail = f"; {warned} more with warnings (below)" if warned else ""
+    tail = f"; {warned:,} more with warnings (below)" if warned else ""
     if not bad:
-        head = f"{len(states)} drives OK"
+        head = f"{count_text(len(states), 'drive')} OK"
         lows = [(r.projection.years_remaining_low, r) for _, r, _, _ in states
                 if r.projection is not None and r.projection.years_remaining_low is not None]
         if lows:
             years, least = min(lows, key=lambda x: x[0])
             head += f", least life left: {least.where} {human_years(years)} years at the pessimistic end"
         return head + tail
-    head = f"{len(bad)} of {len(states)} drives: "
+    head = f"{len(bad):,} of {count_text(len(states), 'drive')}: "
     shown: list[str] = []
     for i, (_, short) in enumerate(bad):
         rest = len(bad) - i - 1
-        more = f"; and {rest} more (below)" if rest else ""
+        more = f"; and {rest:,} more (below)" if rest else ""
         if shown and len(head + "; ".join([*shown, short]) + more) > STATUS_TEXT_LIMIT:
-            return head + "; ".join(shown) + f"; and {len(bad) - i} more (below)" + tail
+            return head + "; ".join(shown) + f"; and {len(bad) - i:,} more (below)" + tail
         shown.append(short)
     text = head + "; ".join(shown)
     if len(text) > STATUS_TEXT_LIMIT:  # one drive's own words too long for line 1: the whole text is below

@@ -15,10 +15,9 @@ Every measured drive is also a candidate "as measured": its own projected life a
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -29,13 +28,15 @@ from ssdwear.drives.ratings import (
     bytes_span,
     bytes_text,
     capacity_fits,
-    capacity_text,
     find_rating,
     model_matches,
 )
 from ssdwear.model.records import DriveId, DriveReport, Projection, Sample, Snapshot, Writes
 from ssdwear.model.units import rate_text
 from ssdwear.wear import spare as spare_mod
+
+from .comparable import from_family, judged
+from .spare_area import SpareResult, spare_result
 
 DAYS_PER_YEAR = 365
 FITS = ("meets", "uncertain", "fails", "unknown")  # the order candidates are listed in
@@ -72,22 +73,11 @@ class Workload:
     rating_bytes: int | None = None  # rated-writes: the rating of the drive that measured it
     rating_workload: str | None = None  # rated-writes: what that rating assumes (e.g. 4 KB random writes)
     write_amplification: float | None = None  # NAND / host bytes of the measuring drive, where it counts both
-
-
-@dataclass(frozen=True)
-class SpareResult:
-    """What leaving `percent` of the user capacity unused does to a candidate's endurance."""
-
-    percent: float
-    method: str  # 'published', 'model', 'published+model', 'not modelled'
-    gain: float | None  # factor on the rated bytes (or the measured life) against the full capacity
-    alpha: float | None = None  # NAND available to data and garbage collection / user capacity, before
-    alpha_spare: float | None = None  # the same with the spare left unused
-    published_bytes: int | None = None  # a published spare-area rating that applied
-    model_bytes: float | None = None  # what the model gives from the full-capacity rating
-    model_error: float | None = None  # (model - published) / published, where both exist
-    assumption: str | None = None  # how the NAND was found when it is not published for this drive
-    note: str = ""
+    rating_kind: str | None = None  # rated-writes: that rating's workload as ratings.WORKLOAD_KINDS names it
+    # bytes_per_day counts power-on days. The measuring drive's power-on hours per wall-clock hour, where its dated
+    # readings measured it (None: not measured), and the host's writes a wall-clock day (report's Written).
+    duty_cycle: float | None = None
+    host_bytes_per_wall_day: float | None = None
 
 
 @dataclass(frozen=True)
@@ -106,6 +96,10 @@ class Candidate:
     fit: str = "unknown"
     spare: SpareResult | None = None
     notes: tuple[str, ...] = ()
+    comparable: bool = True  # the years compare with the workload as computed (comparable.py); else why not
+    comparable_reason: str = ""
+    from_measured: Measured | None = None  # a drive of its family measured at this workload gave the years
+    rating_years: tuple[float | None, float | None, float | None] | None = None  # what its rating gives, then
 
     def search_fields(self) -> tuple[str, ...]:
         """What --candidate patterns are matched against, each on its own: the name, vendor, family and model
@@ -132,7 +126,8 @@ class PlanResult:
 
     @property
     def met(self) -> bool:
-        return any(c.fit == "meets" for c in self.candidates)
+        """At least one candidate meets the target on years that compare with the workload as computed."""
+        return any(c.fit == "meets" and c.comparable for c in self.candidates)
 
 
 def entry_for(report: DriveReport, catalogue: Sequence[Rating], configured: Sequence[Rating] = ()
@@ -191,7 +186,13 @@ def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: S
 
 def given_workload(bytes_per_day: float, words: str) -> Workload:
     return Workload("host-writes", bytes_per_day, None, None, "exact", None,
-                    f"given: {words} of host writes (exact: no interval)", given=True)
+                    f"given: {words} of host writes, read per power-on day (exact: no interval)", given=True)
+
+
+def _duty(r: DriveReport) -> float | None:
+    """The drive's power-on hours per wall-clock hour, where its dated readings measured it."""
+    p = r.projection
+    return p.duty_cycle if p is not None and p.duty_measured and p.duty_cycle else None
 
 
 def _relative_interval(p: Projection | None) -> tuple[float | None, float | None]:
@@ -214,19 +215,23 @@ def rated_workload(m: Measured) -> Workload | None:
 
     interval = "resolution" if p.interval_level is None else "calibrated"
     workload = m.entry.workload if m.entry is not None else None
-    basis = (f"{m.where} {m.label} wore {rate_text(p.percent_per_year)} % of its rating a year ({p.method}: {p.basis}) "
-             f"x its rating {bytes_text(rated)}" + (f" (rating workload: {workload})" if workload else "")
-             + f" = {_bytes(per_day)} a day of rated writes")
+    basis = (f"{m.where} {m.label} wore {rate_text(p.percent_per_year)} % of its rating a power-on year ({p.method}: "
+             f"{p.basis}) x its rating {bytes_text(rated)}" + (f" (rating workload: {workload})" if workload else "")
+             + f" = {_bytes(per_day)} a power-on day of rated writes")
     return Workload("rated-writes", per_day, scaled(p.percent_per_year_low), scaled(p.percent_per_year_high),
                     interval, p.interval_level, basis, source=m, rating_bytes=rated, rating_workload=workload,
-                    write_amplification=r.writes.write_amplification)
+                    write_amplification=r.writes.write_amplification,
+                    rating_kind=m.entry.workload_kind if m.entry is not None else None, duty_cycle=_duty(r),
+                    host_bytes_per_wall_day=r.writes.host_bytes_per_day)
 
 
 def host_workload(m: Measured) -> Workload | None:
     """Host bytes a day: fitted over the stored history, else the lifetime average over power-on time."""
-    r = m.report
-    if r.writes.host_bytes_per_day is not None and r.writes.host_bytes_per_day > 0:
-        per_day, how = r.writes.host_bytes_per_day, "fitted over the stored history (per wall-clock day)"
+    r, duty, wall = m.report, _duty(m.report), m.report.writes.host_bytes_per_day
+    if wall is not None and wall > 0:
+        per_day = wall / (duty or 1.0)
+        how = (f"fitted over the stored history: {_bytes(wall)} a wall-clock day, " +
+               (f"at its {duty * 100:.0f} % power-on" if duty else "always on assumed (no duty cycle measured)"))
     elif r.writes.host_bytes_written and r.power_on_hours and r.power_on_hours > 0:
         per_day = r.writes.host_bytes_written / (r.power_on_hours / 24)
         how = (f"lifetime average: {_bytes(r.writes.host_bytes_written)} in {r.power_on_hours:,.0f} power-on hours "
@@ -243,10 +248,10 @@ def host_workload(m: Measured) -> Workload | None:
         interval, level, low, high = "none", None, None, None
         range_words = "; no interval (the drive has no calibrated wear projection)"
     wa = r.writes.write_amplification
-    basis = (f"{m.where} {m.label} host writes {_bytes(per_day)} a day, {how}" + range_words
+    basis = (f"{m.where} {m.label} host writes {_bytes(per_day)} a power-on day, {how}" + range_words
              + (f"; write amplification {wa:g} (NAND / host bytes written)" if wa else ""))
     return Workload("host-writes", per_day, low, high, interval, level, basis, source=m,
-                    write_amplification=wa)
+                    write_amplification=wa, duty_cycle=duty, host_bytes_per_wall_day=wall)
 
 
 def measured_workload(drives: Sequence[Measured]) -> Workload | None:
@@ -262,81 +267,6 @@ def measured_workload(drives: Sequence[Measured]) -> Workload | None:
         if w is not None:
             return w
     return None
-
-
-# ------------------------------------------------------------------------------------------------
-# Spare area
-
-
-def nand_alpha(entry: Rating | None, family: Sequence[Rating]) -> tuple[float | None, str | None]:
-    """alpha of a drive (NAND for data and garbage collection / user capacity) and, when its NAND is not
-    published, the assumption made: the same proportion as the nearest capacity of its family whose NAND is."""
-    if entry is None or not entry.nominal_capacity_bytes:
-        return None, None
-    if entry.nand_bytes:
-        return spare_mod.alpha_of(entry.nand_bytes, entry.nominal_capacity_bytes, entry.reserved_bytes or 0), None
-    known = [r for r in family if r.vendor == entry.vendor and r.family == entry.family and r.nand_bytes
-             and r.nominal_capacity_bytes]
-    if not known:
-        return None, None
-    cap = entry.nominal_capacity_bytes
-
-    def alpha(r: Rating) -> float:
-        assert r.nand_bytes and r.nominal_capacity_bytes
-        return spare_mod.alpha_of(r.nand_bytes, r.nominal_capacity_bytes, r.reserved_bytes or 0)
-
-    nearest = min(known, key=lambda r: (abs(math.log(cap / (r.nominal_capacity_bytes or cap))), -alpha(r)))
-    held = f", {nearest.reserved_bytes / 1e9:g} GB of it parity" if nearest.reserved_bytes else ""
-    assert nearest.nand_bytes is not None
-    return alpha(nearest), (f"NAND not published for this capacity: assumed in the same proportion as the "
-                            f"{capacity_text(nearest.nominal_capacity_bytes)}'s ({nearest.nand_bytes / 2**30:g} GiB"
-                            f"{held})")
-
-
-def spare_result(entry: Rating | None, family: Sequence[Rating], percent: float) -> SpareResult:
-    """What leaving `percent` of the user capacity unused does to a drive's endurance, as a factor (`gain`) on its
-    full-capacity rating or on its measured life.
-
-    A published spare-area rating is used where one applies (the largest published share not above `percent`);
-    from there the model goes on to `percent`. Without the drive's NAND (published, or in proportion to a
-    sibling's) the model cannot be applied, and the result says so.
-    """
-    share = percent / 100
-    full = entry.bytes_for(None) if entry is not None else None
-    base_share, base_gain, published = 0.0, 1.0, None
-    if (entry is not None and full and entry.spare_area_bytes and entry.spare_area_percent is not None
-            and entry.spare_area_percent <= percent + 1e-9):
-        base_share, base_gain, published = entry.spare_area_percent / 100, entry.spare_area_bytes / full, \
-            entry.spare_area_bytes
-    alpha, assumption = nand_alpha(entry, family)
-    exact = abs(base_share - share) < 1e-9
-    model_full = spare_mod.endurance_gain(alpha, share) if alpha is not None and alpha > 1 else None
-    model_bytes = None if model_full is None or not full else full * model_full
-    if exact and published is not None:
-        error = None if model_bytes is None else (model_bytes - published) / published
-        note = "published spare-area rating" + (
-            "" if model_bytes is None or error is None else
-            f"; the model would give {bytes_text(model_bytes)} ({error:+.1%})")
-        return SpareResult(percent, "published", base_gain, alpha, None if alpha is None else alpha / (1 - share),
-                           published, model_bytes, error, assumption if model_bytes is not None else None, note)
-    if alpha is None or alpha <= 1:
-        why = "its NAND capacity is not known" if entry is not None else "the drive is not in the catalogue"
-        note = (f"published rating for {base_share * 100:g} % spare area used; beyond that not modelled ({why})"
-                if published is not None else
-                f"spare area not modelled ({why}): the figure is without the extra spare, which would add to it")
-        return SpareResult(percent, "not modelled", base_gain, published_bytes=published, note=note)
-    alpha_spare = alpha / (1 - share)
-    step = spare_mod.write_amplification(alpha / (1 - base_share)) / spare_mod.write_amplification(alpha_spare)
-    if published is not None:
-        assert full
-        note = (f"published {bytes_text(published)} at {base_share * 100:g} % spare area, then the model on to "
-                f"{percent:g} %: x{step:.2f}")
-        return SpareResult(percent, "published+model", base_gain * step, alpha, alpha_spare, published, model_bytes,
-                           None, assumption, note)
-    note = (f"model: alpha {alpha:.3f} -> {alpha_spare:.3f}, write amplification "
-            f"{spare_mod.write_amplification(alpha):.2f} -> {spare_mod.write_amplification(alpha_spare):.2f}: "
-            f"endurance x{step:.2f}")
-    return SpareResult(percent, "model", step, alpha, alpha_spare, None, model_bytes, None, assumption, note)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -400,9 +330,13 @@ def _rated_candidate(entry: Rating, kind: str, w: Workload, target: float, spare
     elif full is None and span is None:
         notes.append("rating unknown: a DWPD rating needs the capacity (capacity: in the config)")
     rated_range = None if span is None or variant else (span[0] * gain, span[1] * gain)
-    if rated_range is not None:
+    if rated_range is not None and span is not None:
         years, low, high = None, _years(rated_range[0], w)[1], _years(rated_range[1], w)[2]
-        whose = f"the published range of {entry.range_scope}" if entry.range_scope else "the config's range"
+        whose = f"range of {entry.range_scope}" if entry.range_scope else "range of the config"
+        if result is not None and result.method in ("model", "published+model"):
+            whose = f"modelled from the published {bytes_span(*span)}, the {whose}"
+        else:
+            whose = f"the published {whose}"
         notes.append(f"rated {bytes_span(*rated_range)}, {whose}: the years span it (the low rating at the "
                      "workload's high end to the high rating at its low end)")
     else:
@@ -460,6 +394,7 @@ def plan(workload: Workload, measured: Sequence[Measured], catalogue: Sequence[R
             raise ValueError(f"--candidate '{unmatched[0]}' matches no candidate (drives measured, the config's "
                              "ratings, the catalogue)")
         out = [c for c in out if any(c.matches(p) for p in compiled)]
+    out = [_compared(c, workload, measured, target_years, spare_percent, family) for c in out]
     out.sort(key=_order)
     notes = []
     if spare_percent is not None:
@@ -469,6 +404,24 @@ def plan(workload: Workload, measured: Sequence[Measured], catalogue: Sequence[R
                      "too high for sequential writes and for skewed writes on drives that separate hot from cold "
                      "data, so for them extra spare buys less than estimated.")
     return PlanResult(workload, target_years, spare_percent, tuple(out), tuple(notes))
+
+
+def _compared(c: Candidate, w: Workload, measured: Sequence[Measured], target: float, spare: float | None,
+              family: Sequence[Rating]) -> Candidate:
+    """The candidate with whether its years compare with the workload as computed (comparable.py); where they do
+    not and a drive of its family was measured, with that measurement's years instead (the rating's kept)."""
+    ok, why = judged(c, w)
+    found = None if ok else from_family(c, why, measured, spare, family)
+    if found is None:
+        return replace(c, comparable=ok, comparable_reason=why)
+    years, low, high = found.years
+    modelled = found.spare is not None and found.spare.method == "model"
+    notes = c.notes if found.spare is None or c.spare is not None else \
+        (*c.notes, *(n for n in (found.spare.note, found.spare.assumption) if n))
+    return replace(c, years=years, years_low=low, years_high=high, fit=fit_of(years, low, high, target),
+                   rating_text="from measured" + (" (model)" if modelled else ""), spare=found.spare,
+                   comparable=True, comparable_reason=found.reason, from_measured=found.measured,
+                   rating_years=(c.years, c.years_low, c.years_high), notes=(*(n for n in found.notes if n), *notes))
 
 
 def _order(c: Candidate) -> tuple[Any, ...]:

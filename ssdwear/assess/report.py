@@ -8,14 +8,17 @@ Decisions made here:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from ssdwear.drives import counters, vendors
+from ssdwear.drives import counters, indicators, vendors
 from ssdwear.drives.fine import finer_counters
+from ssdwear.drives.naming import family_named
 from ssdwear.drives.ratings import Rating, find_rating
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
+    Attribute,
     CounterReading,
     DriveKind,
     DriveReport,
@@ -44,7 +47,7 @@ def drive_kind(snap: Snapshot) -> DriveKind:
         return "ssd"
     if solid is False:
         return "hdd"
-    if snap.interface == "ata" and vendors.used_readings(snap)[0]:
+    if snap.interface == "ata" and indicators.used_readings(snap)[0]:
         return "ssd"
     return "unknown"
 
@@ -111,7 +114,7 @@ def writes(snap: Snapshot, ratings: Sequence[Rating] = (), problems: list[str] |
 
 def health(snap: Snapshot) -> Health:
     nvme = snap.nvme
-    failing = tuple(f"{a.id} {a.name}" for a in snap.attributes.values() if a.when_failed == "FAILING_NOW")
+    failing_now = [a for a in snap.attributes.values() if a.when_failed == "FAILING_NOW"]
     media = None
     if nvme is not None:
         media = nvme.media_errors
@@ -130,8 +133,19 @@ def health(snap: Snapshot) -> Health:
         (snap.scsi.grown_defects if snap.scsi else None),
         pending_sectors=_raw(snap, 197) if snap.interface == "ata" else None,
         uncorrectable_errors=uncorrectable if snap.interface == "ata" else None,
-        failing_attributes=failing,
+        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not vendors.temperature_attribute(a)),
+        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if vendors.temperature_attribute(a)),
     )
+
+
+def _hot(a: Attribute) -> str:
+    """A temperature attribute at its threshold, with its values: '190 Airflow_Temperature_Cel 045 at threshold 045,
+    55 °C' (the first number of the raw value is the current temperature in degrees Celsius, as smartctl prints
+    it: tempminmax)."""
+    values = f" {a.value:03d} at threshold {a.thresh:03d}" if a.value is not None and a.thresh is not None else ""
+    current = re.match(r"\s*(\d{1,3})(?!\d)", a.raw_string)
+    celsius = f", {current.group(1)} °C" if current and "cel" in a.name.lower() else ""
+    return f"{a.id} {a.name}{values}{celsius}"
 
 
 NVME_CRITICAL_WARNING_BITS = (
@@ -157,11 +171,28 @@ def health_warnings(h: Health) -> list[str]:
                    f"{h.available_spare_threshold_percent} %")
     if h.failing_attributes:
         out.append(f"attributes failing now: {', '.join(h.failing_attributes)}")
+    if h.temperatures_at_threshold:
+        out.append(too_hot(h))
     return out
+
+
+def too_hot(h: Health) -> str:
+    """What a temperature attribute at its threshold says: a condition to fix, not a reason to replace the drive."""
+    return (f"temperature at its threshold now: {'; '.join(h.temperatures_at_threshold)}: cool the drive (airflow, "
+            "fans, placement); not wear, not a defect")
 
 
 # ------------------------------------------------------------------------------------------------
 # The report
+
+
+# Where each kind of drive reports its power-on time (smartctl's text and JSON; the parsers read every one).
+POWER_ON_SOURCES = {
+    "ata": "attribute 9 or Device Statistics 'Power-on Hours'",
+    "nvme": "the NVMe SMART/Health log's 'Power On Hours'",
+    "scsi": "the background scan results' 'Accumulated power on time' or the Seagate/Hitachi factory page's "
+            "'number of hours powered up'",
+}
 
 
 def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> str | None:
@@ -171,8 +202,8 @@ def no_lifetime_projection(used: UsedReading, snap: Snapshot) -> str | None:
         return (f"no projection: the indicator is saturated ({percent_of(used)} used), which bounds the wear rate from "
                 "below only")
     if hours is None:
-        return ("no projection: the drive reports no power-on hours (attribute 9, Device Statistics or the NVMe "
-                "log), and wear is projected against power-on time")
+        return (f"no projection: the drive reports no power-on hours ({POWER_ON_SOURCES.get(snap.interface, 'none')}), "
+                "and wear is projected against power-on time")
     if not snap.power_on_hours_trusted:
         return "no projection: the drive's power-on hours are not plausible (see the warnings)"
     if hours <= 0:
@@ -233,7 +264,8 @@ def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedRe
 
 def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     """Everything ssdwear concludes about one drive from one reading."""
-    readings, notes, contradicted = vendors.used_readings(snap)
+    snap = family_named(snap)  # as a smartctl that knew the drive would have printed it
+    readings, notes, contradicted = indicators.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
     kind = drive_kind(snap)
     chosen, disagree = choose_used(readings) if kind != "hdd" else (None, [])
@@ -324,6 +356,12 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
     return warnings
 
 
+NO_SMART_SECTION = ("no wear figure: the output holds no SMART data, only the drive's identity (smartctl -i); "
+                    "save smartctl -x (or -a) for its wear indicators")
+NO_IDENTITY = ("no wear figure: the output has no identity section (model, serial: smartctl -i, -a or -x print it), "
+               "so the drive family, and with it what its vendor attributes mean, is unknown; save smartctl -x")
+
+
 def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
                     readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
@@ -337,9 +375,16 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
             return [f"HDD{rpm}: {shown} is shown for information only: on a drive with a rotation rate it does "
                     "not measure flash wear, so no wear figure, verdict or projection comes from it"]
         return [f"HDD{rpm}: no flash wear indicator; wear figures do not apply"]
-    if chosen is None and kind != "unknown":
-        return ["no lifetime wear indicator ssdwear can trust on this drive"]
-    return []
+    if chosen is not None:
+        return []
+    if snap.model is None:  # a -A capture; an output with neither identity nor SMART data is no drive's at all
+        return [NO_IDENTITY] if snap.has_smart_data else []
+    if not snap.has_smart_data:
+        if vendors.raid_volume(snap):
+            return []
+        said = "; ".join(snap.messages)
+        return [f"no wear figure: smartctl printed no SMART data ({said})" if said else NO_SMART_SECTION]
+    return ["no lifetime wear indicator ssdwear can trust on this drive"] if kind != "unknown" else []
 
 
 def _projection(timed: TimedResult | None, chosen: UsedReading | None, snap: Snapshot, ctx: Context,

@@ -16,9 +16,11 @@ from pathlib import Path
 
 from ssdwear.drives import vendors
 from ssdwear.model.errors import UsageError
-from ssdwear.model.records import DriveId, DriveReport, Snapshot
+from ssdwear.model.records import DriveId, DriveReport, Projection, Snapshot, Window
 
 from .context import Context
+from .counter_window import applies, counter_window
+from .history import sample_of
 from .windowed import DriveReading, windowed_projection, with_windowed
 
 
@@ -38,13 +40,19 @@ def _identity(snap: Snapshot, same_drive: bool) -> tuple[str, ...]:
     return ("alone", snap.source)
 
 
-def _look_alike(snap: Snapshot) -> tuple[str, ...]:
-    return (snap.model or "?", snap.firmware or "?", str(snap.capacity_bytes or "?"))
+def _look_alike(snap: Snapshot) -> tuple[str, ...] | None:
+    """What two masked files of one drive share (model, firmware, capacity); None without an identity section."""
+    if snap.model is None:
+        return None
+    return (snap.model, snap.firmware or "?", str(snap.capacity_bytes or "?"))
 
 
+_JOINED_BY = ("files are joined into one drive's series only by serial or WWN (--same-drive when they are readings of "
+              "one drive)")
 MASKED_ALONE = ("serial masked: reported alone, although other files show the same model, firmware and capacity: "
-                "files are joined into one drive's series only by serial or WWN (--same-drive when they are "
-                "readings of one drive)")
+                f"{_JOINED_BY}")
+NO_IDENTITY_ALONE = f"no identity section (model, serial): reported alone, as nothing says which drive it is: " \
+                    f"{_JOINED_BY}"
 
 
 def _same_drive_check(readings: Sequence[SavedReading]) -> None:
@@ -133,7 +141,30 @@ def series_report(chain: Sequence[SavedReading], ctx: Context) -> DriveReport:
     notes = ["serial masked: readings joined as one drive because --same-drive said so (their counters only "
              "grow)"] if masked else []
     result = windowed_projection([reading_of(r) for r in chain], latest, "readings", ctx.interval_level)
+    if result.projection is None and result.window is not None:
+        counted = _counter_window(chain, ctx)
+        if counted is not None and counted[0].valid:
+            window, projection, warnings = counted
+            return replace(latest, window=window, projection=projection or latest.projection, readings=len(chain),
+                           notes=(*latest.notes, *notes), warnings=(*latest.warnings, *warnings))
+        if counted is not None:  # why the counter window does not stand either
+            result = replace(result, window=replace(result.window, reason=f"{result.window.reason}; as a counter "
+                                                                          f"window: {counted[0].reason}"))
     return with_windowed(latest, result, notes)
+
+
+def _counter_window(chain: Sequence[SavedReading], ctx: Context) -> tuple[Window, Projection | None, list[str]] | None:
+    """Readings too short for their own rule, dated by smartctl's clock: the counter window from the first to the
+    newest, by the live path's rule (counter_window.py); None where they are undated or have no counter."""
+    first, last = chain[0], chain[-1]
+    start, end = first.snap.local_time, last.snap.local_time
+    if start is None or end is None:
+        return None
+    base = sample_of(first.snap, first.report, start)
+    if not applies(last.report, base):
+        return None
+    since = f"since the first reading ({Path(first.snap.source).name}, {start:%Y-%m-%d %H:%M %Z})"
+    return counter_window(last.report, base, end, ctx, since.replace(" )", ")"))
 
 
 def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading], same_drive: bool
@@ -141,11 +172,14 @@ def _alone_note(chain: Sequence[SavedReading], readings: Sequence[SavedReading],
     """A masked file reported alone while other masked files look like the same drive: its report, saying why."""
     if same_drive or len(chain) != 1 or DriveId.of(chain[0].snap).key:
         return None
-    alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == _look_alike(chain[0].snap)
-             and DriveId.of(r.snap).key is None]
-    if not alike:
-        return None
-    return replace(chain[0].report, notes=(*chain[0].report.notes, MASKED_ALONE))
+    mine = _look_alike(chain[0].snap)
+    if mine is None:
+        note = NO_IDENTITY_ALONE if len(readings) > 1 else None
+    else:
+        alike = [r for r in readings if r is not chain[0] and _look_alike(r.snap) == mine
+                 and DriveId.of(r.snap).key is None]
+        note = MASKED_ALONE if alike else None
+    return replace(chain[0].report, notes=(*chain[0].report.notes, note)) if note else None
 
 
 def series_reports(readings: Sequence[SavedReading], ctx: Context, same_drive: bool = False

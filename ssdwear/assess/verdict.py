@@ -9,6 +9,7 @@ from typing import Final, Literal
 from ssdwear.model.records import DriveReport
 from ssdwear.model.units import human_years, percent_text
 
+from .report import too_hot
 from .thresholds import DEFAULT_THRESHOLDS, Threshold
 
 Level = Literal["keep", "watch", "retire", "unknown"]
@@ -70,6 +71,8 @@ def _findings(r: DriveReport, thresholds: Mapping[str, Threshold] | None) -> Ver
         facts.append("SMART overall health: passed")
     if h.failing_attributes:
         add(RETIRE, f"attributes failing now: {', '.join(h.failing_attributes)}")
+    if h.temperatures_at_threshold:  # a condition to fix, not a reason to replace the drive
+        add(WATCH, too_hot(h))
     if h.critical_warning:
         serious = h.critical_warning & ~0x02  # bit 1 (temperature) is about cooling, not the flash
         add(RETIRE if serious else WATCH, f"NVMe critical warning 0x{h.critical_warning:02x}")

@@ -31,14 +31,17 @@ from ssdwear.render.streams import write
 
 if TYPE_CHECKING:
     from ssdwear.host.config import Config
+    from ssdwear.model.groups import Group as RedundancyGroup
     from ssdwear.model.records import DriveReport, RaidVolume
     from ssdwear.model.units import Limits
     from ssdwear.render.documents import Doc, Json
+    from ssdwear.run.groups import Tools
     from ssdwear.run.session import Session, Source
     from ssdwear.smartctl.runner import Runner
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
+EXIT_INTERRUPTED = 130  # SIGINT (^C) outside a reset: 128 + 2, as a shell reports a command SIGINT ended
 FORMATS = ("table", "json", "yaml")
 Devices = list[tuple[str, str | None]]
 
@@ -58,6 +61,7 @@ class App:
     no_history: bool = False
     runner: Runner | None = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
     nvme_runner: Runner | None = None  # the same for nvme-cli
+    tools: Tools | None = None  # the same for the storage tools of redundancy groups (run/groups.py)
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
@@ -132,7 +136,17 @@ class App:
                        db_path=self.db_path(cfg, replaying=source.replay is not None), history_off=off,
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
-                       origin=source.origin, scanned=source.scanned, attrlog_places=places)
+                       origin=source.origin, scanned=source.scanned, attrlog_places=places,
+                       tools_factory=lambda: self._tools(cfg, source))
+
+    def _tools(self, cfg: Config, source: Source) -> Tools:
+        """The storage tools: injected ones (tests, the recorder) unless recordings stand in for this machine, else
+        the recordings of the run's source or the programs found here (run/groups.tools_for)."""
+        from ssdwear.run.groups import tools_for
+
+        if self.tools is not None and source.instead is None:
+            return self.tools
+        return tools_for(cfg, source.replay)
 
 
 def say(message: str) -> None:
@@ -161,7 +175,7 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except SsdwearError as exc:
             fail(str(exc), EXIT_ERROR)
         except KeyboardInterrupt:
-            fail("interrupted", 130)
+            fail("interrupted", EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BrokenPipeError:
@@ -257,7 +271,8 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                            "demos); the history is used only with --db or SSDWEAR_DB.")),
     ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
                                help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
-                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check).")),
+                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or --format "
+                                    "prometheus).")),
 )
 GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
 
@@ -358,7 +373,8 @@ def console_print(renderable: object) -> None:
 
 
 def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
-                 volumes: Sequence[RaidVolume] = ()) -> None:
+                 volumes: Sequence[RaidVolume] = (), groups: Sequence[RedundancyGroup] | None = None) -> None:
+    """The reports in `fmt`; with `groups` (report --groups) the redundancy groups too."""
     from ssdwear.render.layout import tables_wanted, width
     from ssdwear.render.report import report_view
 
@@ -366,13 +382,13 @@ def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App
         from ssdwear.render.prometheus import exposition
         from ssdwear.render.streams import write_utf8
 
-        write_utf8(exposition(reports, app.clock().timestamp()))
+        write_utf8(exposition(reports, app.clock().timestamp(), groups or ()))
     elif fmt == "table":
-        console_print(report_view(reports, width(), volumes, tables_wanted()))
+        console_print(report_view(reports, width(), volumes, tables_wanted(), groups))
     else:
         from ssdwear.render.documents import report_doc
 
-        emit_doc(envelope(app, origin, **report_doc(reports, volumes)), fmt)
+        emit_doc(envelope(app, origin, **report_doc(reports, volumes, groups)), fmt)
 
 
 class Outcome(Protocol):

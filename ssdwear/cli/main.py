@@ -4,9 +4,9 @@ ssdwear` and the tests run this `cli`."""
 from __future__ import annotations
 
 from .app import cli
-from .commands import fleet, planning, reading, timed
+from .commands import fleet, notify, planning, reading, timed
 
-for _command in (*reading.COMMANDS, *fleet.COMMANDS, *timed.COMMANDS, *planning.COMMANDS):
+for _command in (*reading.COMMANDS, *fleet.COMMANDS, *notify.COMMANDS, *timed.COMMANDS, *planning.COMMANDS):
     cli.add_command(_command)
 
 

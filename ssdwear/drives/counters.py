@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
 
+from .indicators import used_readings
 from .vendors import Counter, GiB, MiB, profile
 
 
@@ -110,6 +111,39 @@ def sane_bytes(snap: Snapshot, count: ByteCount | None, problems: list[str] | No
     return None
 
 
+# The fewest bytes a drive in use writes: 100 kB per power-on hour (an idle system's logging alone writes more;
+# the corpus drives whose units are known write 33 MB/h and more, those read in a wrong unit 0.6-38 kB/h), from 100
+# power-on hours on. And for the wear it reports: 1 % of its capacity per 1 % used (u % of a rating of at least
+# RATED_ERASE_RANGE[0] = 100 erase cycles over its capacity, at a write amplification below 100).
+MIN_HOST_BYTES_PER_HOUR = 100_000
+MIN_HOURS_FOR_FLOOR = 100
+
+
+def host_written_floor(snap: Snapshot) -> tuple[int, str] | None:
+    """The fewest host bytes this drive can have written, and why; None when nothing bounds it."""
+    hours = snap.power_on_hours if snap.power_on_hours_trusted else None
+    floors = []
+    if hours is not None and hours >= MIN_HOURS_FOR_FLOOR:
+        floors.append((int(hours * MIN_HOST_BYTES_PER_HOUR), f"{MIN_HOST_BYTES_PER_HOUR // 1000} kB per power-on hour "
+                       f"over {hours:,.0f} hours"))
+    readings = used_readings(snap).readings if snap.is_solid_state is not False else []
+    if readings and readings[0].percent >= 1 and snap.capacity_bytes:
+        used = min(readings[0].percent, 100.0)
+        floors.append((int(snap.capacity_bytes * used / 100), f"{used:g} % of the capacity at the {used:g} % of its "
+                       f"endurance the drive reports used ({readings[0].source})"))
+    return max(floors) if floors else None
+
+
+def too_small(snap: Snapshot, count: ByteCount | None) -> str | None:
+    """Why a host-write count read from a vendor attribute cannot be true: fewer bytes than the drive's hours and
+    wear allow (a counter read in a smaller unit than the drive keeps: 241 in GiB read as 512-byte sectors)."""
+    floor = host_written_floor(snap) if count is not None else None
+    if count is None or floor is None or count.bytes >= floor[0]:
+        return None
+    return (f"{count.source} gives {count.bytes:,} B, fewer than this drive can have written (at least {floor[0]:,} B: "
+            f"{floor[1]}): likely counted in a larger unit than assumed; not used")
+
+
 def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None,
           problems: list[str] | None) -> ByteCount | None:
     """The standard device statistic, unless the vendor attribute shows it wrapped around.
@@ -128,8 +162,15 @@ def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None
 
 
 def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
-    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
-                 _first(snap, profile(snap).host_written), problems)
+    """Host writes: Device Statistics (exact, by the ATA standard), else the family's attribute, which must
+    also be no fewer than the drive's hours and wear allow (too_small)."""
+    devstat = _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written")
+    attribute = _first(snap, profile(snap).host_written)
+    if devstat is None and (reason := too_small(snap, sane_bytes(snap, attribute, None))) is not None:
+        if problems is not None:
+            problems.append(reason)
+        attribute = None
+    return _pick(snap, devstat, attribute, problems)
 
 
 def ata_host_read(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:

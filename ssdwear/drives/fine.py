@@ -50,7 +50,7 @@ from typing import NamedTuple
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterKind, CounterReading, Snapshot
 
 from . import counters, vendors
-from .vendors import MiB, log_entries
+from .vendors import RATED_ERASE_RANGE, MiB, log_entries
 
 # A counter that sees the flash counts wear; host writes do not see write amplification.
 WEAR_KINDS: tuple[CounterKind, ...] = ("media", "erase")
@@ -76,15 +76,13 @@ _PAGES = _AtaCounter("nand_pages_written", "media", (247, 248),
                      r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
 _AVERAGE_ERASE = r"^(Ave_Block-Erase_Count|Avg_Block-Erase_Count|Average_PE_Cycles_TLC|Avg_Write/Erase_Count|" \
                  r"Avg_Program/Erase_Ct|Average_PE_Cycles)$"
-# smartmontools drivedb.h "WD Blue / Red / Green SSDs": WDS... 2.5"/M.2 SATA SSDs, WD Blue/Red SA5x0, WD Green.
-_WD_SATA_SSD = re.compile(r"^WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|^WDC WDBNCE|^WD (Green|Blue SA5[01]0|Red SA5[01]0)\b")
 # Families whose attribute IDs are fixed: by their profile (vendors.py), or by the drive-database entry's models.
 _FAMILIES: tuple[tuple[Callable[[Snapshot], bool], tuple[_AtaCounter, ...]], ...] = (
     (lambda s: vendors.profile(s).name == "Crucial/Micron",
      (_PAGES, _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"))),
     (lambda s: vendors.profile(s).name == "Samsung",
      (_AtaCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle", any_name=True),)),
-    (lambda s: bool(_WD_SATA_SSD.match((s.model or "").strip())),
+    (lambda s: vendors.profile(s).name == vendors.WD_SATA,
      (_AtaCounter("average_erase_count", "erase", (173,), r"^Average_PE_Cycles_TLC$", "erase cycle",
                   any_name=True),)),
 )
@@ -97,8 +95,6 @@ _BY_NAME: tuple[_AtaCounter, ...] = (
     _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"),
     _AtaCounter("average_erase_count", "erase", (244,), r"^Average_Erase_Count$", "erase cycle"),
 )
-# A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000).
-RATED_ERASE_RANGE = (100, 1_000_000)
 
 
 def _named(attr: Attribute, names: str, any_name: bool) -> bool:

@@ -37,6 +37,28 @@ SPARE_AREA_CAPACITY_SHARE = 0.85
 # 2: a rating may be a published range (tbw_bytes_range), for families that publish no per-capacity figure.
 CATALOGUE_SCHEMA = 2
 SOURCE_KINDS = ("vendor-doc", "vendor-release", "oem-doc", "review", "compilation", "integrator")
+# The workloads a rating may be stated on, as `plan` compares them (workload_kind): a rating's bytes are bytes of its
+# own workload, so years from bytes of another workload are not comparable as computed. A config entry names one.
+WORKLOAD_KINDS = {"4k-random": "4 KB random writes", "jedec-client": "the JEDEC client workload (JESD219)",
+                  "jedec-enterprise": "the JEDEC enterprise workload (JESD219)"}
+
+
+def workload_kind(workload: str | None, drive_class: str | None = None) -> str | None:
+    """Which of WORKLOAD_KINDS a rating's stated workload is, from the source's words as the catalogue quotes them
+    ('4 KB random writes (Intel figure as quoted)', 'client (JESD218)'): JESD218, the endurance standard, rates a
+    client or an enterprise drive on JESD219's workload of its class. None where the words state none ('not
+    stated', 'client' alone, a footnote not captured)."""
+    text = (workload or "").lower()
+    if not text or "not stated" in text or "not captured" in text:
+        return None
+    if re.search(r"4 ?kb random", text):
+        return "4k-random"
+    if re.search(r"jesd21[89]|jedec", text):
+        for kind in ("enterprise", "client"):
+            if kind in text:
+                return f"jedec-{kind}"
+        return {"datacenter": "jedec-enterprise", "client": "jedec-client"}.get(drive_class or "")
+    return None
 
 
 @dataclass(frozen=True)
@@ -85,6 +107,11 @@ class Rating:
     bytes_low: int | None = None  # a published range, where no single figure is published (both or neither)
     bytes_high: int | None = None
     range_scope: str | None = None  # what the range covers ('the SSD 320 family, 80-600 GB')
+
+    @property
+    def workload_kind(self) -> str | None:
+        """The workload the rating is stated on (WORKLOAD_KINDS), or None where the source states none."""
+        return workload_kind(self.workload, self.drive_class)
 
     def bytes_for(self, capacity_bytes: int | None) -> int | None:
         if self.bytes is not None:

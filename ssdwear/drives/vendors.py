@@ -3,7 +3,8 @@
 Every reader consults `profile(snap)`, the first entry of PROFILES whose family matches: the lifetime wear
 attribute (its direction and scaling), the host and NAND write counters with their units, the timed-workload
 attributes and the families whose timer reset is documented, and the quirks (a wear value that wraps past
-100 %, host counters that wrap at 32 bits, impossible timed-workload patterns). Adding a drive family is one
+100 %, host counters that wrap at 32 bits, impossible timed-workload patterns), and the names of its newest
+drive-database entry for outputs of a smartctl that did not know it (naming.py). Adding a drive family is one
 entry here plus a fixture of its smartctl output.
 
 Attributes are identified by ID *and* drive family. smartctl's attribute names are used only where they
@@ -19,11 +20,11 @@ hand in its MANIFEST.md).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ssdwear.model.records import DEVSTAT_PERCENT_USED, E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, TIMER_SENTINELS, Attribute, Snapshot
 
 MiB = 1 << 20
 GiB = 1 << 30
@@ -79,6 +80,18 @@ _SANDFORCE_INTEL_MODEL = re.compile(r"^(INTEL\s+)?SSD(SC2C[WT]|SC2B[WF]|MCEA[CW]
 _SK_HYNIX = re.compile(r"^SH[GY]S|^HFS\d|SK ?hynix", re.I)
 _TOSHIBA_SATA_SSD = re.compile(r"^TOSHIBA (KHK|THNS|HK\d)|^(KHK|THNSN)", re.I)
 _SANDISK = re.compile(r"^SanDisk|^SD[A-Z]{2,5}\d", re.I)
+# smartmontools drivedb.h "WD Blue / Red / Green SSDs": WDS... 2.5"/M.2 SATA SSDs, WD Blue/Red SA5x0, WD Green.
+_WD_SATA_SSD = re.compile(r"^WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|^WDC WDBNCE|^WD (Green|Blue SA5[01]0|Red SA5[01]0)\b")
+WD_SATA = "WD Blue / Red / Green SATA"
+# Industrial SATA SSDs, by the model strings of their drivedb.h entries (whole strings, as smartctl matches them).
+_INNODISK_3X3_3X4 = re.compile(r'^(?:2\.5" SATA SSD|CFast|Mini PCIeDOM|(?:InnoDisk Corp\. - )?mSATA(?: mini)?|'
+                               r"M\.2 \(S42\)|SATA Slim|SATADOM-[MS][HLV](?: Type [CD])?) (?:1IE3|3[IM]E[34])(?: V2)?$")
+_ATP_SUPERIOR = re.compile(r"^ATP (?:SATA ?III|I-Temp\. SATA ?III) (?:M\.2 (?:2242|2280)|mSATA|2\.5 inch) SSD$")
+_ATP_SUPERIOR_FIRMWARE = re.compile(r"^(?:T0205B|U0316B)$")  # the entry's firmware: its Value Line shares models
+_ATP_AMLC = re.compile(r"^ATP I-Temp M\.2 22(?:42|80)$")
+_SWISSBIT_X7X = re.compile(r"^SFSA.{4}[MQSUV].AK.T[ABO].{13}$")
+_STORFLY = re.compile(r"^StorFly VSF")  # Virtium's StorFly line (newer Virtium models drop the prefix, and differ)
+_TOSHIBA_SG6 = re.compile(r"^TOSHIBA KSG60Z[A-Z]{2}\d{3}G\b")
 
 
 # RAID controllers' logical volumes, by the INQUIRY vendor and product smartctl prints for them (real outputs,
@@ -114,6 +127,21 @@ def is_intel_ssd(snap: Snapshot) -> bool:
 def is_dell_intel(snap: Snapshot) -> bool:
     return is_intel_ssd(snap) and bool(_DELL_INTEL.match((snap.model or "").strip())
                                        or (snap.model_family or "").startswith("Dell Certified Intel"))
+
+
+# Attributes that give a temperature, or the drive's answer to one (thermal throttling), by the name smartctl prints:
+# its defaults 190 Airflow_Temperature_Cel and 194 Temperature_Celsius, and the drive-database names (drivedb.h) 190
+# Temperature_Case, Case_Temperature, Drive_Temperature, Drive_Temp_Warning, 194 Device_Temperature,
+# Temperature_Internal, 231 Controller_Temperature (ATP), 243 NAND_Temperature, 248 Cross_Temp_Duration, 234/244
+# Thermal_Throttle(_Status), 244 Temp_Throttle_Status (WD). At its threshold such an attribute says the drive runs
+# too hot, not that it wears or fails. By name, as 190 and 194 are other things on a few families (drivedb.h:
+# SATA_Error_Ct, Proprietary_194); not 205 Thermal_Asperity_Rate (a head defect), 245 Thermal_Sensor_Health.
+_TEMPERATURE_NAME = re.compile(r"(^|_)temp|temperature|thermal_?throt|therm_throt", re.I)
+
+
+def temperature_attribute(attr: Attribute) -> bool:
+    """Whether this attribute gives a temperature (or thermal throttling), by its name."""
+    return bool(_TEMPERATURE_NAME.search(attr.name))
 
 
 def _model(pattern: re.Pattern[str]) -> Callable[[Snapshot], bool]:
@@ -194,11 +222,18 @@ class VendorProfile:
     # Device Statistics host counters kept in 32 bits of sectors (they wrap every 2 TiB): a decrease below
     # that size is not proof of another drive.
     host_counters_wrap_at: int | None = None
+    # The attribute names of the family's drive-database entry (the newest drivedb.h) or datasheet, for outputs
+    # of a smartctl that did not know the drive and printed its defaults ('Unknown_Attribute', 241
+    # 'Total_LBAs_Written'): every rule keyed by a name then reads them as that entry names them.
+    names: Mapping[int, str] = field(default_factory=dict)
+    names_from: str = ""  # where the names come from, for the note
 
 
 # Intel counts host I/O in 32 MiB units whatever name smartctl prints; 249 NAND_Writes_1GiB (320/520/53x/
 # 540s/545s), 243 NAND_Writes_32MiB (S3510/S3610/S3520/S4x00): the IDs mean the same on every Intel SATA SSD.
 _INTEL_NAND = (Counter(249, GiB, "1 GiB"), Counter(243, 32 * MiB, "32 MiB"))
+_INTEL_HOST_WRITTEN = (Counter(241, 32 * MiB, "32 MiB"), Counter(225, 32 * MiB, "32 MiB"), Counter(246))
+_INTEL_HOST_READ = (Counter(242, 32 * MiB, "32 MiB"),)
 INTEL_TIMED = TimedWorkload(
     reset_families=TIMER_RESET_FAMILIES,
     reset_families_text="X25-M G2, 311/313, 320, 710, 545s, 730, DC S35x0/S36x0/S37x0, S4x00/S4x10/S4x20",
@@ -234,16 +269,19 @@ def _nvme_timed_family(snap: Snapshot) -> bool:
 PROFILES: tuple[VendorProfile, ...] = (
     # Intel/Solidigm data-centre NVMe: the timed workload in vendor log 0xCA (wear: the standard health log).
     VendorProfile("Intel/Solidigm data-centre NVMe", _nvme_timed_family, timed=NVME_TIMED),
-    # Dell-certified Intel: 245 Percent_Life_Remaining; host counters as their names say.
+    # Dell-certified Intel: 245 Percent_Life_Remaining; host counters in Intel's 32 MiB (drivedb.h "Dell Certified
+    # Intel S3520 Series SSDs" names 225 Host_Writes_32MiB; the corpus SSDSCKJB240G7R prints 241 as the default
+    # Total_LBAs_Written with 225's raw, 129,493: 4.3 TB, not the 66 MB of 512-byte sectors).
     VendorProfile("Dell-certified Intel", is_dell_intel,
                   wear=(WearAttribute(245, "dell_245_percent_life_remaining", "Percent_Life_Remaining", floor=0),),
-                  nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+                  host_written=_INTEL_HOST_WRITTEN, host_read=_INTEL_HOST_READ, nand_written=_INTEL_NAND,
+                  timed=INTEL_TIMED),
     # Intel 233 Media_Wearout_Indicator "decreases from 100 to 1 as the average erase cycle count increases from
     # 0 to the maximum rated cycles" (DC S3700 datasheet): 100 -> 1 spans the rated life, used = (100 - v) / 0.99.
     VendorProfile("Intel/Solidigm", is_intel_ssd,
                   wear=(WearAttribute(233, "intel_233_media_wearout", "Media_Wearout_Indicator", divisor=0.99),),
-                  host_written=(Counter(241, 32 * MiB, "32 MiB"), Counter(225, 32 * MiB, "32 MiB"), Counter(246)),
-                  host_read=(Counter(242, 32 * MiB, "32 MiB"),), nand_written=_INTEL_NAND, timed=INTEL_TIMED),
+                  host_written=_INTEL_HOST_WRITTEN, host_read=_INTEL_HOST_READ, nand_written=_INTEL_NAND,
+                  timed=INTEL_TIMED),
     # Samsung 177 Wear_Leveling_Count: normalized = life remaining.
     VendorProfile("Samsung", lambda s: bool(_SAMSUNG.search(s.model or "") or "Samsung" in (s.model_family or "")),
                   wear=(WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count"),)),
@@ -260,15 +298,93 @@ PROFILES: tuple[VendorProfile, ...] = (
                   lambda s: bool(_KINGSTON.search(s.model or "") or _SEAGATE_NYTRO.search(s.model or "")
                                  or _SANDFORCE_FAMILY.search(s.model_family or "")),
                   wear=(WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0),)),
+    # WD Blue / Red / Green SATA SSDs (drivedb.h "WD Blue / Red / Green SSDs"; the 4 TB Red SA500 WDS400T1R0A only
+    # since its commit 8fdde1fcb, not in smartctl 7.3's): 241/242 Host_Writes_GiB/Host_Reads_GiB count GiB (the
+    # corpus WDS200T1R0A: 121,390 GiB = Device Statistics' Logical Sectors Written x 512 within 0.01 %).
+    VendorProfile(WD_SATA, lambda s: bool(_WD_SATA_SSD.match((s.model or "").strip())),
+                  host_written=(Counter(241, GiB, "1 GiB"),), host_read=(Counter(242, GiB, "1 GiB"),),
+                  names={165: "Block_Erase_Count", 166: "Minimum_PE_Cycles_TLC", 167: "Max_Bad_Blocks_per_Die",
+                         168: "Maximum_PE_Cycles_TLC", 169: "Total_Bad_Blocks", 170: "Grown_Bad_Blocks",
+                         173: "Average_PE_Cycles_TLC", 233: "NAND_GB_Written_TLC", 234: "NAND_GB_Written_SLC",
+                         241: "Host_Writes_GiB", 242: "Host_Reads_GiB"},
+                  names_from="drivedb.h 'WD Blue / Red / Green SSDs'"),
     # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
     VendorProfile("SanDisk", _model(_SANDISK),
                   wear=(WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0),)),
+    # Innodisk 3ME3/3ME4/3IE3/3IE4 (drivedb.h "Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs"; smartctl 6.6 has no entry
+    # for the 3ME4 and prints Unknown_Attribute): 169 Remaining_Lifetime_Perc, raw = % of life remaining, as SONiC's
+    # sonic-platform-common (ssd_generic.py, INNODISK_HEALTH_ID 169) reads it; 167 average of 165's maximum erase
+    # counts, 168 is no rating there; 241/242 in 32 MiB.
+    VendorProfile("Innodisk 3ME3/3ME4/3IE3/3IE4", _model(_INNODISK_3X3_3X4),
+                  names={165: "Max_Erase_Count", 167: "Average_Erase_Count", 168: "SATA_PHY_Error_Count",
+                         169: "Remaining_Lifetime_Perc", 241: "Host_Writes_32MiB", 242: "Host_Reads_32MiB"},
+                  names_from="drivedb.h 'Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs'"),
+    # ATP SATA III Superior Line, firmware T0205B/U0316B (drivedb.h "ATP SATA III Superior Line SSDs"): 248
+    # Percent_Lifetime_Remain, raw = % remaining (RAW_REMAINING); 235 host sectors written, 241 NAND sectors written.
+    VendorProfile("ATP SATA III Superior Line",
+                  lambda s: bool(_ATP_SUPERIOR.match(s.model or "") and _ATP_SUPERIOR_FIRMWARE.match(s.firmware or "")),
+                  host_written=(Counter(235, lba_names=("Sectors_Written_to_SSD",)),),
+                  nand_written=(Counter(241, lba_names=("Sectors_Written_to_NAND",)),),
+                  names={175: "Average_Erase_Count", 235: "Sectors_Written_to_SSD", 241: "Sectors_Written_to_NAND",
+                         242: "Sectors_Read_from_SSD", 248: "Percent_Lifetime_Remain"},
+                  names_from="drivedb.h 'ATP SATA III Superior Line SSDs'"),
+    # ATP I-Temp M.2 aMLC (drivedb.h "ATP SATA III aMLC M.2 2242/80 Embedded SSDs"): 248 PCT_Life_Remaining.
+    VendorProfile("ATP aMLC M.2 Embedded", _model(_ATP_AMLC),
+                  host_written=(Counter(235, lba_names=("Device_Sectors_Written",)),),
+                  nand_written=(Counter(241, lba_names=("Nand_Sectors_Written",)),),
+                  names={175: "Average_Erase_Count", 235: "Device_Sectors_Written", 241: "Nand_Sectors_Written",
+                         248: "PCT_Life_Remaining"},
+                  names_from="drivedb.h 'ATP SATA III aMLC M.2 2242/80 Embedded SSDs'"),
+    # Swissbit X-7x (drivedb.h "Swissbit X-7x Family SATA SSD"): 248 SSD_Remaining_Life_Perc, raw = % remaining.
+    VendorProfile("Swissbit X-7x", _model(_SWISSBIT_X7X),
+                  names={165: "Maximum_Erase_Count", 167: "Average_Erase_Count", 168: "Rated_Erase_Count",
+                         231: "Life_Remaining_Percent", 248: "SSD_Remaining_Life_Perc"},
+                  names_from="drivedb.h 'Swissbit X-7x Family SATA SSD'"),
+    # Virtium StorFly on Silicon Motion's attribute layout (drivedb.h "Silicon Motion based SSDs": 165, 167
+    # Average_Erase_Count of 168 Max_Erase_Count_of_Spec, 241/242 in 32 MiB; Virtium's SmartCmd names 168
+    # NAND_Endurance, as quoted in SONiC's tests/test_ssd.py) with 248 Lifetime_Remaining% (drivedb.h "StorFly CFast
+    # SATA 6Gbps SSDs", firmware after 0409), raw = % remaining: a StorFly VSF302XC016G at 167 = 2,444 of 20,000
+    # reads 248 = 88, and its 241 x 32 MiB = 21 TB against 39 TB of erases (x 16 GB) is a write amplification of 1.9.
+    VendorProfile("Virtium StorFly", _model(_STORFLY),
+                  names={165: "Max_Erase_Count", 167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec",
+                         241: "Host_Writes_32MiB", 242: "Host_Reads_32MiB", 248: "Lifetime_Remaining%"},
+                  names_from="drivedb.h 'Silicon Motion based SSDs' and 'StorFly CFast SATA 6Gbps SSDs'"),
+    # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
+    # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
+    # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.
+    VendorProfile("Toshiba SG6", _model(_TOSHIBA_SG6),
+                  wear=(WearAttribute(177, "toshiba_177_wear_leveling_count", "Wear_Leveling_Count"),),
+                  host_written=(Counter(241, 32 * MiB, "32 MiB"),), host_read=(Counter(242, 32 * MiB, "32 MiB"),)),
     # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
     VendorProfile("SK hynix / Toshiba", lambda s: bool(_SK_HYNIX.search(s.model or "")
                                                        or _TOSHIBA_SATA_SSD.search(s.model or "")),
                   wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),)),
 )
 GENERIC = VendorProfile("generic", lambda s: True)
+
+
+class RawRemaining(NamedTuple):
+    """An attribute whose raw value is the percent of life remaining (0-100), by ID and drive-database name."""
+
+    id: int
+    name: str
+    source: str  # stable identifier in reports and the history
+
+
+# Raw values that count % of life remaining (raw48 in every entry named; the normalised value is not it).
+RAW_REMAINING = (
+    # drivedb.h "Silicon Motion based SSDs" (ADATA SU650/SP550, Transcend, Kingston KC600, ...), "Innodisk
+    # 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs", "Innodisk 3IE2/3ME2/3MG2/3SE2/3TG6 SSDs"
+    RawRemaining(169, "Remaining_Lifetime_Perc", "smi_169_remaining_lifetime"),
+    RawRemaining(248, "Percent_Lifetime_Remain", "atp_248_percent_lifetime_remain"),  # "ATP SATA III Superior Line"
+    RawRemaining(248, "PCT_Life_Remaining", "atp_248_percent_lifetime_remain"),  # "ATP SATA III aMLC M.2 ..."
+    RawRemaining(248, "SSD_Remaining_Life_Perc", "swissbit_248_remaining_life"),  # "Swissbit X-7x Family SATA SSD"
+    RawRemaining(248, "Lifetime_Remaining%", "storfly_248_lifetime_remaining"),  # "StorFly CFast SATA 6Gbps SSDs"
+)
+
+
+def raw_remaining(attr: Attribute) -> RawRemaining | None:
+    return next((r for r in RAW_REMAINING if r.id == attr.id and r.name == attr.name), None)
 
 
 def sandforce_based(snap: Snapshot) -> bool:
@@ -411,6 +527,10 @@ def lifetime_e2h_percent(e2h: int | None, e4h: int | None, power_on_hours: float
     return e2h / E2H_STEPS_PER_PERCENT if e4h >= poh_minutes - never_reset_slack(poh_minutes) else None
 
 
+# A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000): no
+# NAND is rated for fewer than its low end, so a drive whose blocks average fewer erase cycles is not worn out.
+RATED_ERASE_RANGE = (100, 1_000_000)
+
 # NVMe's and SCSI's Percentage Used saturate here (the true wear is this or more).
 PERCENTAGE_USED_MAX = 255
 
@@ -422,12 +542,12 @@ def indicator_saturated(source: str | None, percent: float | None) -> bool:
         return False
     if source in ("nvme_percentage_used", "scsi_percentage_used"):
         return percent >= PERCENTAGE_USED_MAX
-    if source == "smi_169_remaining_lifetime":
+    if source in {r.source for r in RAW_REMAINING}:
         return percent >= 100
     wear = next((w for p in PROFILES for w in p.wear if w.source == source), None)
     if wear is None:
         return False
-    floor = _used(wear, wear.floor)  # past it, a wrapping attribute's raw value counts on (not saturated)
+    floor = used_at(wear, wear.floor)  # past it, a wrapping attribute's raw value counts on (not saturated)
     return percent == floor if wear.wraps_past_100 else percent >= floor
 
 
@@ -457,22 +577,9 @@ class UsedReading:
     step: float = 1.0  # resolution: the indicator moves in steps of this many percent
 
 
-def _used(wear: WearAttribute, value: int) -> float:
+def used_at(wear: WearAttribute, value: int) -> float:
     """Percent used at a normalized value of a life-remaining attribute."""
     return float(100 - value) if wear.divisor == 1.0 else round((100 - value) / wear.divisor, 1)
-
-
-def _wear_reading(wear: WearAttribute, attr: Attribute) -> UsedReading | None:
-    if wear.wraps_past_100 and attr.value is not None and attr.value > 100:
-        if attr.raw is not None and 100 <= attr.raw <= 1000:
-            return UsedReading(wear.source, float(attr.raw), False, f"attribute {attr.id} normalized {attr.value} "
-                               f"(wrapped), raw {attr.raw} = percent used", TRUST_VENDOR)
-        return None
-    if attr.value is None or not 0 <= attr.value <= 100:
-        return None
-    return UsedReading(source=wear.source, percent=_used(wear, attr.value), at_least=attr.value <= wear.floor,
-                       detail=f"attribute {attr.id} {wear.label} normalized {attr.value:03d}", trust=TRUST_VENDOR,
-                       step=1 / wear.divisor)
 
 
 def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
@@ -485,110 +592,3 @@ def disagreement(chosen: UsedReading, other: UsedReading) -> bool:
     if other.at_least:
         return a < b - 10
     return abs(a - b) > max(10.0, 0.25 * max(a, b))
-
-
-class Readings(NamedTuple):
-    """What a drive's lifetime wear indicators say: the readings (most trustworthy first), notes on the ones
-    ignored, and warnings where an indicator contradicts the drive's own counters."""
-
-    readings: list[UsedReading]
-    notes: list[str]
-    warnings: list[str]
-
-
-# Silicon Motion controllers (ADATA SU650/SP550, Transcend, Kingston KC600 and many more, smartmontools drivedb.h
-# "Silicon Motion based SSDs"): 169 Remaining_Lifetime_Perc, raw = remaining %; 167 Average_Erase_Count and
-# 168 Max_Erase_Count_of_Spec, the drive's rated P/E cycles. The names come only from that drive-database entry.
-SMI_169 = "Remaining_Lifetime_Perc"
-SMI_ERASE_NAMES = {167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec"}
-
-
-def _smi_169(attr: Attribute) -> UsedReading | None:
-    if attr.raw is None or not 0 <= attr.raw <= 100:
-        return None
-    return UsedReading("smi_169_remaining_lifetime", float(100 - attr.raw), attr.raw == 0,
-                       f"attribute 169 Remaining_Lifetime_Perc raw {attr.raw}", TRUST_VENDOR)
-
-
-def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:
-    """Wear from the erase counters: average erase count over the rated count, as a percentage."""
-    average, rated = (snap.attr(i) for i in SMI_ERASE_NAMES)
-    if (average is None or rated is None or average.name != SMI_ERASE_NAMES[167]
-            or rated.name != SMI_ERASE_NAMES[168] or average.raw is None or rated.raw is None
-            or not 100 <= rated.raw <= 1_000_000):
-        return None
-    return UsedReading("smi_167_average_erase_count", round(average.raw / rated.raw * 100, 2), False,
-                       f"attribute 167 Average_Erase_Count {average.raw:,} of 168 Max_Erase_Count_of_Spec "
-                       f"{rated.raw:,} rated erase cycles", TRUST_VENDOR, step=100 / rated.raw)
-
-
-def _smi_reading(snap: Snapshot, attr169: Attribute, warnings: list[str]) -> UsedReading | None:
-    """169 Remaining_Lifetime_Perc when the drive's own erase counters agree with it (or it has none); where they
-    contradict it (raw 0, 'worn out', beside an average erase count of 55 of a rated 1,000), the erase counts."""
-    remaining = _smi_169(attr169)
-    erase = _smi_erase_counts(snap)
-    if remaining is None or erase is None or not disagreement(remaining, erase):
-        return remaining
-    shown = f"{'≥ ' if remaining.at_least else ''}{remaining.percent:g} %"
-    warnings.append(f"wear indicators disagree: {remaining.detail} means {shown} used, but the drive's erase "
-                    f"counters ({erase.detail}) mean {erase.percent:g} %; attribute 169 is not used")
-    return erase
-
-
-def ata_used_readings(snap: Snapshot) -> Readings:
-    """Every lifetime wear reading an ATA drive offers, most trustworthy first, notes on ignored ones and
-    warnings on contradicted ones."""
-    readings: list[UsedReading] = []
-    notes: list[str] = []
-    warnings: list[str] = []
-    entry = snap.devstats.get(DEVSTAT_PERCENT_USED)
-    if entry is not None:
-        if not entry.valid or entry.value is None:
-            notes.append("Device Statistics 'Percentage Used Endurance Indicator' is marked not valid")
-        elif entry.value == 255:
-            notes.append("Device Statistics 'Percentage Used Endurance Indicator' reads 255, which SandForce-based "
-                         "firmwares print for 'not valid'; ignored" if sandforce_based(snap) else
-                         "Device Statistics 'Percentage Used Endurance Indicator' reads 255, the field's largest "
-                         "value, which does not say how much is used; ignored")
-        else:
-            readings.append(UsedReading("ata_devstat_percentage_used", float(entry.value), False,
-                                        f"Device Statistics page 0x07 'Percentage Used Endurance Indicator' "
-                                        f"= {entry.value}", TRUST_STANDARD))
-    for wear in profile(snap).wear:
-        attr = snap.attr(wear.id)
-        reading = _wear_reading(wear, attr) if attr is not None else None
-        if reading is not None:
-            readings.append(reading)
-    attr169 = snap.attr(169)
-    if attr169 is not None and attr169.name == SMI_169:
-        reading = _smi_reading(snap, attr169, warnings)
-        if reading is not None:
-            readings.append(reading)
-    readings.sort(key=lambda r: r.trust)
-    return Readings(readings, notes, warnings)
-
-
-def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
-    if snap.nvme is None or snap.nvme.percentage_used is None:
-        return []
-    pu = snap.nvme.percentage_used
-    return [UsedReading("nvme_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
-                        f"NVMe SMART/Health log 'Percentage Used' = {pu}%", TRUST_STANDARD)]
-
-
-def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
-    if snap.scsi is None or snap.scsi.percentage_used is None:
-        return []
-    pu = snap.scsi.percentage_used
-    return [UsedReading("scsi_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
-                        f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
-
-
-def used_readings(snap: Snapshot) -> Readings:
-    if snap.interface == "nvme":
-        return Readings(nvme_used_readings(snap), [], [])
-    if snap.interface == "scsi":
-        return Readings(scsi_used_readings(snap), [], [])
-    if snap.interface == "ata":
-        return ata_used_readings(snap)
-    return Readings([], [], [])

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
-from ssdwear.drives.ratings import Rating
+from ssdwear.drives.ratings import WORKLOAD_KINDS, Rating
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
     CAPACITY,
@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from yaml.nodes import Node
 
     from ssdwear.assess.context import Context
+
+    from .notify_config import NotifySettings
 
 T = TypeVar("T")
 
@@ -63,8 +65,10 @@ class Config:
     represents_minutes: float | None = None
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     record: bool = False  # `report` also stores samples (as --record)
+    groups: bool = False  # `report` and `sample`'s textfile also give the redundancy groups (as report --groups)
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
+    notify: NotifySettings | None = None  # `notify:`: the rules and channels; None: sample does not notify
     files: tuple[str, ...] = ()  # the files that were read
 
     def context(self, now: datetime, represents_minutes: float | None = None) -> Context:
@@ -76,25 +80,41 @@ class Config:
 
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
-              "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog")
+              "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog",
+              "notify", "groups")
 
 
 def load(paths: Sequence[Path], required: Path | None = None) -> Config:
     """Read and merge the config files that exist; `required` (from --config) must exist."""
     config = Config()
     for path in paths:
-        text = _read(path)
-        if text is None:
+        found = _read(path)
+        if found is None:
             if required is not None and path == required:
                 raise ConfigError(f"{path}: no such config file")
             continue
+        text, mode = found
+        before = config.notify.secrets if config.notify else ()
         config = _merge(config, path, text)
+        _check_secrets(path, mode, [s for s in (config.notify.secrets if config.notify else ()) if s not in before])
     return config
 
 
-def _read(path: Path) -> str | None:
-    """The text of a config file, None when there is none. A config file names the smartctl that root runs and
-    the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
+def _check_secrets(path: Path, mode: int, secrets: Sequence[str]) -> None:
+    """As root, a config file that holds a secret (notify's headers, tokens, a password in a URL) must be readable by
+    root alone: mode 0600 (the trust rule already made it root's and writable by root alone)."""
+    import stat
+
+    from ssdwear.model.process import is_root
+
+    if secrets and is_root() and stat.S_IMODE(mode) & 0o077:
+        raise ConfigError(f"{secrets[0]}: holds a secret, but {path} is readable by others than root (mode "
+                          f"{stat.S_IMODE(mode):04o}): chmod 600 {path}")
+
+
+def _read(path: Path) -> tuple[str, int] | None:
+    """The text of a config file and its mode, None when there is none. A config file names the smartctl that root
+    runs and the database root writes: as root it is read from a descriptor judged by trust.open_trusted."""
     from .trust import open_trusted
 
     try:
@@ -105,7 +125,7 @@ def _read(path: Path) -> str | None:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     try:
         with os.fdopen(fd, "rb") as handle:
-            return handle.read().decode("utf-8")
+            return handle.read().decode("utf-8"), os.fstat(handle.fileno()).st_mode
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read the config file ({exc.strerror})") from None
     except UnicodeDecodeError as exc:
@@ -145,7 +165,7 @@ def _merge(config: Config, path: Path, text: str) -> Config:
             updates[key] = reader.convert(value, key, parse_seconds)
         elif key == "workers":
             updates[key] = int(reader.number(value, key, WORKERS, integer=True))
-        elif key in ("wake", "record"):
+        elif key in ("wake", "record", "groups"):
             updates[key] = reader.boolean(value, key)
         elif key == "devices":
             updates[key] = tuple(reader.device(item, f"devices[{i}]") for i, item in
@@ -164,6 +184,10 @@ def _merge(config: Config, path: Path, text: str) -> Config:
             updates[key] = level
         elif key == "thresholds":
             updates[key] = reader.thresholds(value, dict(config.thresholds))
+        elif key == "notify":
+            from .notify_config import parse as parse_notify
+
+            updates[key] = parse_notify(reader, value, config.notify)
         elif key == "ratings":
             new = tuple(reader.rating(item, f"ratings[{i}]") for i, item in enumerate(reader.sequence(value, key)))
             updates[key] = new + config.ratings
@@ -318,7 +342,7 @@ class _Reader:
     def rating(self, node: Node, key: str) -> Rating:
         fields = self.mapping(node, key)
         allowed = {"model", "serial", "tbw", "tbw_low", "tbw_high", "dwpd", "warranty_years", "note", "capacity",
-                   "nand"}
+                   "nand", "workload"}
         for name, (key_node, _) in fields.items():
             if name not in allowed:
                 raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
@@ -355,8 +379,13 @@ class _Reader:
         if nand is not None and (capacity is None or nand <= capacity):
             raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
                                                                "(e.g. capacity: 200 GB, nand: 320 GiB)")
+        workload = self.string(fields["workload"][1], f"{key}.workload") if "workload" in fields else None
+        if workload is not None and workload not in WORKLOAD_KINDS:
+            raise self.error(fields["workload"][1], f"{key}.workload", f"use {', '.join(WORKLOAD_KINDS)} (the "
+                             "workload the rating is stated on, for plan)")
         note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
             f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
             f"{(low or 0) / 1e12:g}-{(high or 0) / 1e12:g} TB")
         return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
-                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high)
+                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high,
+                      workload=WORKLOAD_KINDS[workload] if workload else None)

@@ -86,3 +86,11 @@ def classify(text: str, platform: str | None = None) -> tuple[ArgumentKind, str]
     if "/" in text or _SAVED_OUTPUT.search(text):
         return "missing-file", text
     return "name", text
+
+
+def md_arrays(sys_root: Path = Path("/sys")) -> list[str]:
+    """The md arrays the kernel runs (/sys/block/mdN/md), by name: mdadm's list is checked against them."""
+    try:
+        return sorted(p.parent.name for p in (sys_root / "block").glob("md*/md") if p.is_dir())
+    except OSError:
+        return []

@@ -63,3 +63,10 @@ def facts(platform: str | None = None) -> Platform:
     """The table for `platform` (a `sys.platform` value: 'linux', 'freebsd14', ...; default: this machine's)."""
     name = sys.platform if platform is None else platform
     return FREEBSD if name.startswith("freebsd") else LINUX
+
+
+def host_name() -> str:
+    """This machine's name, as notify's events carry it (`drive.host`)."""
+    import socket
+
+    return socket.gethostname()

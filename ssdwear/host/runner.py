@@ -1,4 +1,5 @@
-"""The one place ssdwear starts a program: smartctl and nvme-cli, through one runner, and the only importer of pySMART.
+"""The one place ssdwear starts a program: smartctl and nvme-cli, through one runner, and the only importer of pySMART;
+also notify's programs (a `command:` channel, sendmail), handed an event on stdin (run_with_input).
 
 Every call runs `[program, *options, *args]` with a timeout (the call is killed when it runs out), stdin from
 /dev/null, the C locale for that call alone (smartctl's and nvme-cli's messages in the English ssdwear reads),
@@ -23,13 +24,14 @@ pySMART here leaves LANG and the logging class as they were. pySMART is imported
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import shutil
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ssdwear.model.errors import DriveError, SmartctlNotFound, UsageError
@@ -106,32 +108,42 @@ def _find_smartctl(explicit: str | None, platform: str | None) -> str:
                            f"): install smartmontools ({where.install_hint}) or pass --smartctl PATH")
 
 
-def locate_nvme(platform: str | None = None) -> str:
-    """nvme-cli's `nvme`, on PATH or in the platform's sbin directories; as root it must be a file called nvme that
-    only root can change (trust.check_program)."""
-    for candidate in [shutil.which("nvme"), *(os.path.join(d, "nvme") for d in facts(platform).program_dirs)]:
+def find_program(name: str, what: str, fix: str, platform: str | None = None) -> str | None:
+    """A program on PATH or in the platform's sbin directories (cron's and systemd's PATH lack them), None when
+    there is none; as root it must be a file called `name` that only root can change (trust.check_program: an
+    UntrustedFile when it is not)."""
+    for candidate in [shutil.which(name), *(os.path.join(d, name) for d in facts(platform).program_dirs)]:
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             path = os.path.abspath(candidate)
-            _check_program(path, "nvme", "nvme-cli binary", "use the one the nvme-cli package installed")
+            _check_program(path, name, what, fix)
             return path
-    raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli / "
-                           "dnf install nvme-cli")
+    return None
+
+
+def locate_nvme(platform: str | None = None) -> str:
+    """nvme-cli's `nvme` (find_program)."""
+    path = find_program("nvme", "nvme-cli binary", "use the one the nvme-cli package installed", platform)
+    if path is None:
+        raise SmartctlNotFound("nvme-cli not found (the NVMe timer reset needs it): apt-get install nvme-cli / "
+                               "dnf install nvme-cli")
+    return path
 
 
 class ProgramRunner:
     """Runs `[*command, *args]` with a timeout (see the module's docstring); subclasses word the failures."""
 
-    def __init__(self, command: Sequence[str], timeout_s: float) -> None:
+    def __init__(self, command: Sequence[str], timeout_s: float, env: Mapping[str, str] | None = None) -> None:
         if not math.isfinite(timeout_s) or timeout_s <= 0:
             raise UsageError(f"timeout {timeout_s!r} must be a finite number of seconds above 0")
         self.command = list(command)
         self.timeout_s = timeout_s
+        self.env = dict(env or {})  # set for these calls alone, beside the C locale
 
     def run(self, args: Sequence[str]) -> CallResult:
         started = time.monotonic()
         try:
             proc = subprocess.run([*self.command, *args], capture_output=True, timeout=self.timeout_s,
-                                  stdin=subprocess.DEVNULL, env={**os.environ, **C_LOCALE}, check=False)
+                                  stdin=subprocess.DEVNULL, env={**os.environ, **self.env, **C_LOCALE}, check=False)
         except subprocess.TimeoutExpired:
             raise self.timed_out(args) from None
         except OSError as exc:
@@ -143,6 +155,34 @@ class ProgramRunner:
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
         raise NotImplementedError
+
+
+def run_with_input(command: Sequence[str], data: bytes, timeout_s: float) -> tuple[int, bytes]:
+    """Run `command` with `data` on its stdin in a session of its own: (its exit status, what it said on stderr).
+    When it outlives `timeout_s`, the whole process group is killed (a child it left holding the pipes too), and
+    TimeoutError says so. OSError when it cannot be started."""
+    import signal
+
+    proc = subprocess.Popen(list(command), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        _, err = proc.communicate(data, timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:  # a child that left the group still holds stderr: stop reading it
+            if proc.stderr is not None:
+                proc.stderr.close()
+            proc.wait()
+        raise TimeoutError(f"did not finish within {timeout_s:g} s and was killed") from None
+    except BaseException:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    return proc.returncode, err
 
 
 class SmartctlRunner(ProgramRunner):
@@ -191,3 +231,36 @@ class NvmeCliRunner(ProgramRunner):
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
         return SmartctlNotFound(f"cannot run nvme-cli at {self.path}: {exc.strerror}")
+
+
+# The storage tools that describe redundancy groups (smartctl/pools/): the package that has each, for messages, and
+# what each call needs besides the C locale. lvm warns on stderr of every descriptor it inherits unless told not to.
+STORAGE_TOOLS: dict[str, tuple[str, dict[str, str]]] = {
+    "zpool": ("zfsutils-linux", {}),
+    "mdadm": ("mdadm", {}),
+    "lvm": ("lvm2", {"LVM_SUPPRESS_FD_WARNINGS": "1"}),
+    "btrfs": ("btrfs-progs", {}),
+    "lsblk": ("util-linux", {}),
+}
+
+
+class ToolRunner(ProgramRunner):
+    """One of the storage tools (STORAGE_TOOLS) at `path`: read-only calls, each timed out like smartctl's."""
+
+    def __init__(self, program: str, path: str, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+        super().__init__([path], timeout_s, STORAGE_TOOLS[program][1])
+        self.program, self.path = program, path
+
+    def timed_out(self, args: Sequence[str]) -> DriveError:
+        return DriveError(self.program, f"did not answer within {self.timeout_s:g} s and was killed", kind="timeout")
+
+    def cannot_run(self, exc: OSError) -> SmartctlNotFound:
+        return SmartctlNotFound(f"cannot run {self.program} at {self.path}: {exc.strerror}")
+
+
+def storage_tool(program: str, timeout_s: float, platform: str | None = None) -> ToolRunner | None:
+    """The runner of a storage tool found here (find_program), None when it is not installed. UntrustedFile as
+    root for one that someone other than root could change."""
+    package = STORAGE_TOOLS[program][0]
+    path = find_program(program, f"{program} binary", f"use the one the {package} package installed", platform)
+    return None if path is None else ToolRunner(program, path, timeout_s)

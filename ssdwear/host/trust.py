@@ -5,8 +5,8 @@ OpenSSH (StrictModes) and sudo apply to their own files: a file whose contents d
 where root writes must be owned by root and writable by nobody else, and so must every directory above it
 (a directory others can write lets them swap the file, unless its sticky bit stops them) and every symbolic
 link on the way (its owner can replace it). The files this covers: configuration files (they name the
-smartctl binary and the history database), the smartctl and nvme-cli binaries, the drive databases passed to
-smartctl, and the history database.
+smartctl binary and the history database), the smartctl and nvme-cli binaries (and the storage tools asked about
+redundancy groups), the drive databases passed to smartctl, and the history database.
 
 The name is judged entry by entry as the kernel follows it, and then the descriptor that was opened: it must be
 a regular file that still has a name, the very file the name led to. A name that leads through /proc
@@ -26,6 +26,7 @@ from __future__ import annotations
 import errno
 import os
 import pwd
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -217,20 +218,47 @@ def open_trusted(path: Path, what: str, fix: str, private_dir: bool = False) -> 
     return fd, found.real
 
 
-def check_program(path: str, name: str, what: str, fix: str) -> None:
-    """As root, the program at `path` must pass open_trusted in a directory only root can write, and be named
-    `name`: the file it leads to is called smartctl (or nvme). A general interpreter (python3, sh, perl) is not
-    smartctl, and handed smartctl's arguments it would run whatever script they name. Never runs the file."""
+def trusted_program(path: str, what: str, fix: str) -> str:
+    """As root, the program at `path` must pass open_trusted in a directory only root can write; the real path it
+    leads to (as given when not root). Never runs the file."""
     if not is_root():
-        return
+        return path
     fd, real = open_trusted(Path(path), what, fix, private_dir=True)
     os.close(fd)
+    return real
+
+
+def check_program(path: str, name: str, what: str, fix: str) -> None:
+    """As root, the program at `path` must pass trusted_program and be named `name`: the file it leads to is called
+    smartctl (or nvme). A general interpreter (python3, sh, perl) is not smartctl, and handed smartctl's arguments it
+    would run whatever script they name. Never runs the file."""
+    if not is_root():
+        return
+    real = trusted_program(path, what, fix)
     called = os.path.basename(real)
     if called != name:
         shown = "" if real == os.path.abspath(path) else f"{display_path(real)}, "
         raise refusal(path, what, f"it is {shown}named {display_path(called)}, not {name} (as root ssdwear runs "
                                   f"only a program called {name}, never an interpreter that would run a script "
                                   "named in the arguments)", fix)
+
+
+# Programs that run what they read on stdin: handed an event's JSON, they would run text a drive's strings help write.
+INTERPRETERS = re.compile(r"(?:[a-z]*sh|python[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(?:js)?|php[0-9.]*|lua[0-9.]*|"
+                          r"tclsh[0-9.]*|awk|gawk|mawk|env|busybox|sed)")
+
+
+def check_event_program(path: str, what: str, fix: str) -> None:
+    """As root, a program that is handed events on stdin (notify's `command:` channel) must pass trusted_program, and
+    be no interpreter that would run its stdin as a script (sh, python3, perl, env ...); a script of one is fine:
+    the file it leads to is the script."""
+    if not is_root():
+        return
+    real = trusted_program(path, what, fix)
+    called = os.path.basename(real)
+    if INTERPRETERS.fullmatch(called):
+        raise refusal(path, what, f"it is {display_path(real)}, an interpreter that would run the event it is "
+                                  "handed on stdin as a script", fix)
 
 
 def open_directory(directory: Path) -> int:

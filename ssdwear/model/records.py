@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from .counts import count_text
+
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
 # Intel's timed-workload media wear counter (E2h) counts 1/1024 of one percent.
@@ -144,6 +146,11 @@ class Snapshot:
     def has_data(self) -> bool:
         """Whether smartctl told us anything about the drive at all (identity or SMART data)."""
         return bool(self.attributes or self.devstats or self.nvme or self.scsi or self.model or self.serial)
+
+    @property
+    def has_smart_data(self) -> bool:
+        """Whether the output holds any of the drive's SMART data (an identity-only one, `smartctl -i`, has none)."""
+        return bool(self.attributes or self.devstats or self.nvme or self.scsi) or self.smart_passed is not None
 
     @property
     def is_solid_state(self) -> bool | None:
@@ -296,7 +303,10 @@ class Health:
     reallocated_sectors: int | None = None  # ATA attribute 5 raw
     pending_sectors: int | None = None  # ATA attribute 197 raw
     uncorrectable_errors: int | None = None  # ATA attribute 187 / 198 raw
-    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now
+    failing_attributes: tuple[str, ...] = ()  # attributes at or below threshold now, temperatures apart
+    # temperature attributes at or below threshold now ('190 Airflow_Temperature_Cel 045 at threshold 045, 55 °C'):
+    # a condition to fix (cooling), not wear or a defect
+    temperatures_at_threshold: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -408,8 +418,9 @@ class RaidVolume:
     @property
     def note(self) -> str:
         if self.drives:
-            return (f"RAID volume ({self.controller}); its {len(self.drives)} drive(s) are read through the "
-                    f"controller: {', '.join(self.drives)}")
+            are = "is" if len(self.drives) == 1 else "are"
+            return (f"RAID volume ({self.controller}); its {count_text(len(self.drives), 'drive')} {are} read "
+                    f"through the controller: {', '.join(self.drives)}")
         return (f"RAID volume ({self.controller}); smartctl lists no drive behind it: name them in the config "
                 "with their pass-through type (megaraid,N; cciss,N; aacraid,H,L,ID; areca,N/E)")
 

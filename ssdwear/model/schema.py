@@ -9,6 +9,9 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from datetime import datetime
+
+    from .groups import Group, GroupMember
     from .records import CounterReading, DriveReport, FineWear, Projection, Window
 
 # 2: projections carry calibrated intervals (percent_per_year_low/_high, years_*_low/_high); 3: finer wear counters
@@ -126,11 +129,55 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "window": window_dict(r.window),
         "projection": projection_dict(r.projection),
         "writes": writes,
-        "health": {**asdict(r.health), "failing_attributes": list(r.health.failing_attributes)},
+        "health": {**asdict(r.health), "failing_attributes": list(r.health.failing_attributes),
+                   "temperatures_at_threshold": list(r.health.temperatures_at_threshold)},
         "smart_available": r.smart_available,
         "warnings": list(r.warnings),
         "notes": list(r.notes),
         "error": r.error,
         "source": r.source,
         "readings": r.readings,
+    }
+
+
+def _day(at: datetime | None) -> str | None:
+    return None if at is None else at.date().isoformat()
+
+
+def member_dict(m: GroupMember) -> dict[str, Any]:
+    r, p = m.report, m.projection
+    return {
+        "member": m.member,
+        "state": m.state,
+        "working": m.working,
+        "device": None if r is None else r.where,
+        "serial": None if r is None else r.serial,
+        "model": None if r is None else r.model,
+        "wwn": None if r is None else r.wwn,
+        "matched_by": m.matched_by,
+        "years_remaining": None if p is None else rounded(p.years_remaining, 2),
+        "years_remaining_low": None if p is None else rounded(p.years_remaining_low, 2),
+        "wears_out_date": None if p is None else _day(p.wears_out_at),
+        "wears_out_date_low": None if p is None else _day(p.wears_out_low_at),
+        "note": m.note,
+    }
+
+
+def group_dict(g: Group) -> dict[str, Any]:
+    """A redundancy group's entry in `report --groups` (docs/json.md, GROUP)."""
+    return {
+        "name": g.name,
+        "kind": g.kind,
+        "level": g.level,
+        "role": g.role,
+        "tolerates": g.tolerates,
+        "missing": g.missing,
+        "state": g.state,
+        "uuid": g.uuid,
+        "members": [member_dict(m) for m in g.members],
+        "redundancy_lost_date": _day(g.redundancy_lost_at),
+        "redundancy_lost_date_low": _day(g.redundancy_lost_low_at),
+        "lockstep": g.lockstep,
+        "lockstep_reasons": list(g.lockstep_reasons),
+        "notes": list(g.notes),
     }

@@ -8,14 +8,17 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
-from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, rounded
+from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, group_dict, rounded
 
 if TYPE_CHECKING:
     from datetime import datetime
 
-    from ssdwear.assess.plan import Candidate, PlanResult, Workload
+    from ssdwear.assess.alerts import Transition
+    from ssdwear.assess.plan import Candidate, Measured, PlanResult, Workload
+    from ssdwear.assess.stagger import Stagger
     from ssdwear.assess.status import StatusRow
     from ssdwear.assess.verdict import Verdict
+    from ssdwear.model.groups import Group
     from ssdwear.model.records import DriveReport, RaidVolume, Sample, StoredDrive
     from ssdwear.run.reset import StartResult
     from ssdwear.run.smartd import Imported
@@ -100,11 +103,16 @@ def drive_list_csv(drives: Sequence[StoredDrive]) -> str:
 # The commands' documents (the keys after the envelope)
 
 
-def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = ()) -> Doc:
-    """`report`, `analyze` (and `measure`): the drives, then the RAID volumes met (not drives)."""
-    return {"drives": [drive_dict(r) for r in reports],
-            "raid_volumes": [dict(device=v.device, controller=v.controller, drives=list(v.drives), note=v.note)
-                             for v in volumes]}
+def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = (),
+               groups: Sequence[Group] | None = None) -> Doc:
+    """`report`, `analyze` (and `measure`): the drives, then the RAID volumes met (not drives); with `report
+    --groups` the redundancy groups beside them."""
+    doc: Doc = {"drives": [drive_dict(r) for r in reports],
+                "raid_volumes": [dict(device=v.device, controller=v.controller, drives=list(v.drives), note=v.note)
+                                 for v in volumes]}
+    if groups is not None:
+        doc["groups"] = [group_dict(g) for g in groups]
+    return doc
 
 
 def status_doc(rows: Sequence[StatusRow]) -> Doc:
@@ -147,8 +155,16 @@ def scan_doc(found: Sequence[tuple[str, str | None]]) -> Doc:
 # ------------------------------------------------------------------------------------------------
 # plan
 
+def _measured_dict(m: Measured | None) -> Doc | None:
+    """A measured drive as the plan document names it."""
+    if m is None:
+        return None
+    r = m.report
+    return {"device": r.device, "where": m.where, "model": r.model, "serial": r.serial,
+            "projection_method": r.projection.method if r.projection else None}
+
+
 def workload_dict(w: Workload) -> Doc:
-    src = w.source
     return {
         "kind": w.kind,
         "given": w.given,
@@ -158,12 +174,14 @@ def workload_dict(w: Workload) -> Doc:
         "interval": w.interval,
         "interval_level": w.interval_level,
         "basis": w.basis,
-        "source": None if src is None else {
-            "device": src.report.device, "where": src.where, "model": src.report.model, "serial": src.report.serial,
-            "projection_method": src.report.projection.method if src.report.projection else None},
+        "source": _measured_dict(w.source),
         "rating_bytes": w.rating_bytes,
         "rating_workload": w.rating_workload,
         "write_amplification": w.write_amplification,
+        "rating_workload_kind": w.rating_kind,
+        "duty_cycle": rounded(w.duty_cycle, 4),
+        "bytes_per_wall_clock_day": None if w.duty_cycle is None else rounded(w.bytes_per_day * w.duty_cycle, 0),
+        "host_bytes_per_wall_clock_day": rounded(w.host_bytes_per_wall_day, 0),
     }
 
 
@@ -206,13 +224,17 @@ def candidate_dict(c: Candidate, target: float) -> Doc:
             "alpha_spare": rounded(s.alpha_spare, 4), "published_bytes": s.published_bytes,
             "model_bytes": rounded(s.model_bytes, 0), "model_error": rounded(s.model_error, 4),
             "assumption": s.assumption},
-        "measured": None if c.measured is None else {
-            "device": c.measured.report.device, "where": c.measured.where, "model": c.measured.report.model,
-            "serial": c.measured.report.serial,
-            "projection_method": c.measured.report.projection.method if c.measured.report.projection else None},
+        "measured": _measured_dict(c.measured),
         "source": None if r is None or r.source is None else {
             "title": r.source.title, "url": r.source.url, "date": r.source.date, "kind": r.source.kind},
         "rating_missing": r.missing if r else None,
+        "rating_workload_kind": r.workload_kind if r else None,
+        "comparable": c.comparable,
+        "comparable_reason": c.comparable_reason,
+        "from_measured": _measured_dict(c.from_measured),
+        "rating_years": rounded(c.rating_years[0], 2) if c.rating_years else None,
+        "rating_years_low": rounded(c.rating_years[1], 2) if c.rating_years else None,
+        "rating_years_high": rounded(c.rating_years[2], 2) if c.rating_years else None,
         "notes": list(c.notes),
     }
 
@@ -233,3 +255,60 @@ def plan_doc(result: PlanResult) -> Doc:
     }
 
 
+
+
+# ------------------------------------------------------------------------------------------------
+# notify
+
+
+def _day(at: datetime | None) -> str | None:
+    return None if at is None else at.date().isoformat()
+
+
+def _when(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat(timespec="seconds")
+
+
+def event_doc(t: Transition) -> Doc:
+    """One event of `notify` (docs/json.md, EVENT), the keys after the envelope: what changed for which alert (its
+    stable key: the subject's identity and the rule), who it is about (a drive, or a redundancy group), the figures
+    it rests on and one line saying what it means and what to do."""
+    from ssdwear.assess.alerts import DriveFacts
+
+    s = t.subject
+    if isinstance(s, DriveFacts):
+        drive: Json = {"model": s.model, "serial": s.serial, "wwn": s.wwn, "device": s.device, "host": s.host}
+        group: Json = None
+        used, dates, verdict = rounded(s.used_percent, 4), (_day(s.wears_out_at), _day(s.wears_out_low_at)), s.verdict
+    else:
+        drive, used, dates, verdict = None, None, (None, None), None
+        group = {"name": s.name, "kind": s.kind, "level": s.level, "host": s.host, "members": list(s.members),
+                 "redundancy_lost_date": _day(s.redundancy_lost_at),
+                 "redundancy_lost_date_low": _day(s.redundancy_lost_low_at), "lockstep": s.lockstep,
+                 "lockstep_reasons": list(s.lockstep_reasons)}
+    return {"event": t.event, "rule": t.rule, "key": t.key, "id": t.id, "threshold": t.threshold,
+            "since": _when(t.first_fired), "drive": drive, "group": group, "used_percent": used,
+            "wears_out_date": dates[0], "wears_out_date_low": dates[1], "verdict": verdict, "source": t.source,
+            "message": t.message}
+
+
+def stagger_doc(plan: Stagger) -> Doc:
+    """`plan --stagger GROUP`: the group, whether a schedule fits, and each member's step (docs/json.md)."""
+    from ssdwear.assess.stagger import quarter, quarter_text
+
+    g = plan.group
+    schedule: list[Doc] = []
+    for s in plan.steps:
+        r = s.member.report
+        schedule.append({
+            "member": s.member.member, "device": None if r is None else r.where,
+            "serial": None if r is None else r.serial, "model": None if r is None else r.model,
+            "wears_out_date_low": _day(s.wears_out_low_at),
+            "quarter": None if s.wears_out_low_at is None else quarter_text(quarter(s.wears_out_low_at)),
+            "action": "replace" if s.replace else "keep",
+            "replace_from": _day(s.replace_from), "replace_by": _day(s.replace_by),
+            "new_wears_out_date_low": _day(s.new_wears_out_low_at),
+            "new_quarter": None if s.new_wears_out_low_at is None else quarter_text(quarter(s.new_wears_out_low_at)),
+            "rebuild_percent": rounded(s.rebuild_percent, 4), "rebuild_basis": s.rebuild_basis or None})
+    return {"group": {"name": g.name, "kind": g.kind, "level": g.level, "tolerates": g.tolerates},
+            "fits": plan.fits, "schedule": schedule, "notes": list(plan.notes)}

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from ssdwear.model.counts import count_text
 from ssdwear.model.units import human_minutes
 
-from .layout import grid, labelled, tables_wanted
+from .layout import drive_name, grid, labelled, line_text, tables_wanted, whole, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -26,7 +27,7 @@ def drive_list_view(drives: Sequence[StoredDrive], columns: int) -> RenderableTy
 
     header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
               ("First (UTC)", "left"), ("Last (UTC)", "left"), ("Span", "right"))
-    rows = [(d.drive.serial or f"wwn {d.drive.wwn}", d.drive.model or "?", d.device or "-", f"{d.samples:,}",
+    rows = [(d.drive.serial or f"wwn {d.drive.wwn}", whole(d.drive.model or "?"), d.device or "-", f"{d.samples:,}",
              when(d.first), when(d.last),
              human_minutes(None if d.first is None or d.last is None else (d.last - d.first).total_seconds() / 60))
             for d in drives]
@@ -45,7 +46,8 @@ def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: in
                     fmt: str = "{:.4g}") -> list[str]:
     """A plain-text chart: time on x (oldest left), value on y, one column per time bucket.
 
-    Every sample is drawn, the lowest as one row; a flat series is one row across; labels give the range.
+    Every sample is drawn, the lowest as one row; a flat series is one row across, labelled once; labels give the
+    range.
     """
     if not points:
         return [f"{title}: no data"]
@@ -65,7 +67,7 @@ def sparkline_chart(title: str, points: Sequence[tuple[float, float]], width: in
     rows = []
     for level in range(height, 0, -1):
         cells = "".join(" " if h is None else ("█" if h >= level else " ") for h in heights)
-        label = fmt.format(hi) if level == height else fmt.format(lo) if level == 1 else ""
+        label = fmt.format(hi) if level == height and span else fmt.format(lo) if level == 1 else ""
         rows.append(f"{label:>10} │{cells}")
     rows.append(f"{'':>10} └{'─' * width}")
     return [title, *rows]
@@ -95,17 +97,32 @@ def time_axis(points: Sequence[tuple[float, float]], width: int = 60) -> list[st
     return [f"{'UTC':>10}  {''.join(cells).rstrip()}"]
 
 
-def history_chart(stored: StoredDrive, series: Sequence[Sample]) -> str:
+# The chart's columns: at most this many time buckets, fewer on a narrow terminal, never fewer than the least.
+CHART_WIDTH, CHART_LEAST = 60, 20
+_LEAD = 12  # the value labels and the axis ('    50.2 TB │') left of the chart
+
+
+def history_chart(stored: StoredDrive, series: Sequence[Sample], columns: int = 80) -> str:
+    """One drive's samples for people: a title (the drive named whole, the count) and two charts as wide as
+    `columns` allows (CHART_WIDTH at most, so no line of them is wrapped on a narrow terminal)."""
+    name = drive_name(stored.drive.model, stored.drive.serial or stored.drive.wwn) or stored.key
     if not series:
-        return f"{stored.drive.label}: no samples in this period"
+        return "\n".join(wrap_text(f"{name}: no samples in this period", columns, later="  "))
     first, last = series[0].at, series[-1].at
+    title = f"{name}: {count_text(len(series), 'sample')} from {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC"
+    width = max(CHART_LEAST, min(CHART_WIDTH, columns - _LEAD))
     stamp = [(s.at.timestamp(), s) for s in series]
-    lines = [f"{stored.drive.label}: {len(series)} "
-             f"sample{'s' if len(series) != 1 else ''} from "
-             f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC", ""]
+    lines = [*wrap_text(title, columns, later="  "), ""]
     used = [(t, float(s.used_percent)) for t, s in stamp if s.used_percent is not None]
-    lines += sparkline_chart("Wear used (% of rated endurance)", used, fmt="{:.3g} %") + time_axis(used)
+    lines += sparkline_chart("Wear used (% of rated endurance)", used, width, fmt="{:.3g} %") + time_axis(used, width)
     lines.append("")
     written = [(t, s.host_bytes_written / 1e12) for t, s in stamp if s.host_bytes_written is not None]
-    lines += sparkline_chart("Host writes (TB)", written, fmt="{:.4g} TB") + time_axis(written)
+    lines += sparkline_chart("Host writes (TB)", written, width, fmt="{:.4g} TB") + time_axis(written, width)
     return "\n".join(lines)
+
+
+def history_view(stored: StoredDrive, series: Sequence[Sample], columns: int) -> RenderableType:
+    """history_chart as rich prints it: each line as laid out here, never wrapped again."""
+    from rich.console import Group
+
+    return Group(*(line_text(line) for line in history_chart(stored, series, columns).split("\n")))

@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, cast
 
+from ssdwear.model.records import drive_label
+
 from .streams import fit as fit_stream
 
 if TYPE_CHECKING:
@@ -47,6 +49,17 @@ def wrap_text(text: str, width: int, first: str = "", later: str = "") -> list[s
     lines = textwrap.wrap(keep_together(fit(text)), width=width, initial_indent=first, subsequent_indent=later,
                           break_long_words=False, break_on_hyphens=False)
     return [line.replace(GLUE, " ") for line in lines]
+
+
+def whole(text: str) -> str:
+    """`text` that no line may break: a model string is one name ('LITEONIT LCT-512L9S-11 2.5 7mm 512GB'); one
+    longer than the line overflows it whole, as any word does."""
+    return text.replace(" ", GLUE)
+
+
+def drive_name(model: str | None, serial: str | None) -> str:
+    """records.drive_label ('MODEL [SERIAL]') with the model kept whole, for text that is wrapped."""
+    return drive_label(model and whole(model), serial)
 
 
 def words(text: str) -> list[str]:

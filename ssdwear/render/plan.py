@@ -3,6 +3,7 @@ each), the notes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ssdwear.assess.plan import Candidate, PlanResult, margin
@@ -12,6 +13,8 @@ from .layout import grid, labelled, paragraph, tables_wanted
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+
+    from ssdwear.assess.stagger import Stagger
 
 
 def fmt_range(central: float | None, low: float | None, high: float | None) -> str:
@@ -37,6 +40,55 @@ def _short(years: float | None) -> str:
 
 
 _FIT_WORDS = {"meets": "yes", "uncertain": "maybe", "fails": "no", "unknown": "?"}
+MARK = "*"  # after the years of a candidate whose years do not compare with the workload as computed
+NOT_COMPARABLE = "years not comparable as computed"
+
+
+def _years_shown(c: Candidate) -> bool:
+    return c.years is not None or c.years_low is not None
+
+
+def _years_cell(c: Candidate) -> str:
+    shown = fmt_range(c.years, c.years_low, c.years_high)
+    return f"{shown} {MARK}" if not c.comparable and _years_shown(c) else shown
+
+
+def _legend(candidates: Sequence[Candidate], target: float) -> str:
+    """What the table's figures mean: only what it printed (brackets, a range without a central figure, an open
+    end, the mark of years that do not compare, the margin)."""
+    cells = [fmt_range(c.years, c.years_low, c.years_high) for c in candidates]
+    said = ["Power-on years (a drive that is off neither writes nor wears)"]
+    if any("(" in cell for cell in cells):
+        said.append("brackets: the range of the measured wear")
+    if any(c.years is None and c.years_low is not None and c.years_high is not None for c in candidates):
+        said.append("a range alone: over a rating's range, which has no central figure")
+    if any("≥" in cell for cell in cells):
+        said.append("≥: no upper end (no wear seen yet)")
+    if any(not c.comparable and _years_shown(c) for c in candidates):
+        said.append(f"{MARK}: {NOT_COMPARABLE}: the rating is stated on another workload than the one these bytes "
+                    "are of, or on none (the notes say which); a drive of its family measured at this workload "
+                    "(--from) gives years that are")
+    if any(margin(c, target)[1] is not None for c in candidates):
+        said.append(f"Margin: the pessimistic bound minus {target:g} years")
+    return "; ".join(said) + "."
+
+
+def _calendar(result: PlanResult) -> str:
+    """Power-on days on the wall clock, where the measuring drive's dated readings measured its duty cycle: the
+    workload a wall-clock day, the host's writes a wall-clock day (report's Written) and, for rated writes, what a
+    host byte costs against the rating's own workload."""
+    w = result.workload
+    src, duty, host = w.source, w.duty_cycle, w.host_bytes_per_wall_day
+    if src is None or duty is None:
+        return ""
+    currency = "of rated writes" if w.kind == "rated-writes" else "of host writes"
+    said = (f"Power-on days: {src.where} was on {duty * 100:.0f} % of the time (measured), so that is "
+            f"{human_bytes(w.bytes_per_day * duty)} a wall-clock day {currency}")
+    if w.kind == "rated-writes" and host:
+        said += (f"; the host wrote {human_bytes(host)} a wall-clock day (report's Written): each host byte wore "
+                 f"it as {w.bytes_per_day * duty / host:.2f} bytes of its rating's workload")
+    return (f"{said}. At that duty, {result.target_years:g} power-on years last "
+            f"{result.target_years / duty:,.1f} calendar years.")
 
 
 def _margin(c: Candidate, target: float) -> str:
@@ -62,9 +114,12 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
     what = {"exact": "exact, as given", "resolution": "range: the counter's resolution",
             "calibrated": f"range: {(w.interval_level or 0) * 100:g} % prediction interval", "none": "no interval"}
     parts: list[RenderableType] = []
-    parts += paragraph(f"Workload: {human_bytes(w.bytes_per_day)} a day of {currency}{spread}; "
+    parts += paragraph(f"Workload: {human_bytes(w.bytes_per_day)} a power-on day of {currency}{spread}; "
                           f"{what[w.interval]}", columns, "bold")
     parts += paragraph(w.basis, columns)
+    calendar = _calendar(result)
+    if calendar:
+        parts += paragraph(calendar, columns)
     if w.kind == "rated-writes":
         parts += paragraph("Rated writes are bytes of the rating's own workload that wear a drive as fast: they "
                               "compare directly with ratings on that workload, only roughly with ratings on others "
@@ -73,11 +128,11 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
         parts += paragraph("Host writes are compared with each rating's bytes written; how hard a workload "
                               "wears a drive per byte (its write amplification) differs from the rating's own "
                               "workload.", columns, "dim")
-    parts += paragraph(f"Target: {target:g} years; years are judged on the pessimistic bound.", columns)
-    header = (("Candidate", "left"), ("Rated", "right"), ("Years", "right"), (f"Meets {target:g} y", "left"),
-              ("Margin", "right"), ("Warranty", "right"))
-    rows = [(c.name, c.rating_text, fmt_range(c.years, c.years_low, c.years_high), _FIT_WORDS[c.fit],
-             _margin(c, target), f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
+    parts += paragraph(f"Target: {target:g} power-on years; years are judged on the pessimistic bound.", columns)
+    header = (("Candidate", "left"), ("Rated", "right"), ("Power-on years", "right"),
+              (f"Meets {target:g} y", "left"), ("Margin", "right"), ("Warranty", "right"))
+    rows = [(c.name, c.rating_text, _years_cell(c), _FIT_WORDS[c.fit], _margin(c, target),
+             f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
             for c in result.candidates]
     table = grid(header, rows, columns) if tables_wanted() else None
     if table is not None:
@@ -87,15 +142,63 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
             parts.append(Text(row[0], style="bold"))
             for (label, _), value in zip(header[1:], row[1:], strict=True):
                 parts += labelled(label.lower(), value, columns)
-    parts += paragraph(f"Years: the range in brackets is the workload's; Margin: the pessimistic bound minus "
-                          f"{target:g} years.", columns, "dim")
+    parts += paragraph(_legend(result.candidates, target), columns, "dim")
     by_note: dict[str, list[str]] = {}
     for c in result.candidates:
         for note in c.notes:
             by_note.setdefault(note, []).append(c.name)
     for note in result.notes:
         parts += paragraph(note, columns)
+    for c in result.candidates:
+        if not c.comparable and _years_shown(c):
+            by_note.setdefault(f"{NOT_COMPARABLE}: {c.comparable_reason}", []).append(c.name)
     for note, names in by_note.items():
         who = ", ".join(names) if len(names) <= 3 else f"{len(names)} candidates ({', '.join(names[:2])}, ...)"
         parts += paragraph(f"{who}: {note}", columns, "dim")
+    return Group(*parts)
+
+
+def stagger_view(plan: Stagger, columns: int) -> RenderableType:
+    """`plan --stagger`: the group, then one row per member: its pessimistic wear-out date and quarter, and keep or
+    replace (the window, and the new drive's date and quarter)."""
+    from ssdwear.assess.stagger import quarter, quarter_text
+
+    g = plan.group
+    head = (f"{g.name} ({g.kind} {g.level}, tolerates {'?' if g.tolerates is None else g.tolerates}): replacements so "
+            "that no two members' pessimistic wear-out dates fall in one quarter; a new drive wears as its member "
+            "did, after a rebuild that writes its whole capacity.")
+    rows = []
+    for s in plan.steps:
+        r = s.member.report
+        when = "-" if s.wears_out_low_at is None else f"{s.wears_out_low_at:%Y-%m-%d}"
+        q = "-" if s.wears_out_low_at is None else quarter_text(quarter(s.wears_out_low_at))
+        if not s.replace:
+            action = "keep"
+        elif s.replace_by is None:
+            action = "replace: no free quarter within reach"
+        else:
+            new = ("no end in sight" if s.new_wears_out_low_at is None else
+                   f"{s.new_wears_out_low_at:%Y-%m} ({quarter_text(quarter(s.new_wears_out_low_at))})")
+            action = f"replace between {s.replace_from:%Y-%m-%d} and {s.replace_by:%Y-%m-%d}: its new drive wears " \
+                f"out by {new}"
+        who = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else s.member.member
+        rows.append((who, when, q, action))
+    parts: list[RenderableType] = [*paragraph(head, columns)]
+    table = grid((("Member", "left"), ("Wears out (pessimistic)", "right"), ("Quarter", "left"), ("Plan", "left")),
+                 rows, columns) if tables_wanted() else None
+    if table is not None:
+        parts.append(table)
+    else:
+        for who, when, q, action in rows:
+            parts += labelled("member", f"{who}: wears out {when} ({q}); {action}", columns)
+    rebuilds = sorted({f"{s.rebuild_percent:.2g} % of its rated wear ({s.rebuild_basis})" if s.rebuild_percent
+                       is not None else s.rebuild_basis for s in plan.steps if s.replace})
+    notes = [*(f"rebuild: {said}" for said in rebuilds), *plan.notes]
+    if not plan.fits:
+        notes.append("no schedule fits: the members' remaining life cannot spread their new drives over free "
+                     "quarters; replace several now, or with drives of more endurance")
+    for note in notes:
+        parts += paragraph(note, columns, "dim")
+    from rich.console import Group
+
     return Group(*parts)

@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from ssdwear.model.groups import Group
 from ssdwear.model.records import MINUTES_PER_YEAR, DriveReport
 
 SECONDS_PER_YEAR = MINUTES_PER_YEAR * 60  # 365 days, as the projections count a year
@@ -57,6 +58,15 @@ METRICS: dict[str, tuple[str, str]] = {
     "ssdwear_critical_warning": ("gauge", "NVMe critical warning bit field (0 = none)."),
     "ssdwear_media_errors_total": ("counter", "NVMe media and data integrity errors / SCSI uncorrected errors."),
     "ssdwear_smart_passed": ("gauge", "1 if the SMART overall-health self-assessment passed, 0 if it failed."),
+    "ssdwear_group_redundancy_lost_timestamp_seconds": ("gauge", "When a redundancy group has more members worn out "
+                                                                  "than it tolerates, at their central wear-out dates "
+                                                                  "(Unix time; report --groups)."),
+    "ssdwear_group_redundancy_lost_lower_timestamp_seconds": ("gauge", "The same at the members' pessimistic "
+                                                                        "wear-out dates: alert on this minus time()."),
+    "ssdwear_group_tolerates": ("gauge", "Member failures the group survives now (as built, less those missing)."),
+    "ssdwear_group_lockstep": ("gauge", "1 when the group's drives share model, firmware and power-on hours (within "
+                                        "10 %) and their wear-out intervals overlap: they may wear out together."),
+    "ssdwear_member_info": ("gauge", "1 for each member of a group: the drive (serial, model, device) under it."),
     "ssdwear_last_run_timestamp_seconds": ("gauge", "When ssdwear last read the drives (Unix time)."),
     "ssdwear_drives": ("gauge", "Number of drives ssdwear looked at in its last run."),
 }
@@ -135,11 +145,34 @@ def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
     return out
 
 
-def exposition(reports: Sequence[DriveReport], now_unix: float) -> str:
+def group_lines(g: Group) -> list[tuple[str, str, float]]:
+    """(metric name, label string, value) of a redundancy group's lines, and one ssdwear_member_info per member."""
+    base = [("group", g.name), ("kind", g.kind), ("level", g.level)]
+    out: list[tuple[str, str, float]] = []
+    for name, at in (("ssdwear_group_redundancy_lost_timestamp_seconds", g.redundancy_lost_at),
+                     ("ssdwear_group_redundancy_lost_lower_timestamp_seconds", g.redundancy_lost_low_at)):
+        if at is not None:
+            out.append((name, _labels(base), round(at.timestamp())))
+    if g.tolerates is not None:
+        out.append(("ssdwear_group_tolerates", _labels(base), g.tolerates))
+    out.append(("ssdwear_group_lockstep", _labels(base), 1 if g.lockstep else 0))
+    for m in g.members:
+        r = m.report
+        drive = [("device", r.device and r.where), ("model", r.model), ("serial", r.serial)] if r is not None else [
+            ("device", None), ("model", None), ("serial", None)]
+        out.append(("ssdwear_member_info", _labels([("group", g.name), ("kind", g.kind), ("member", m.member),
+                                                     *drive]), 1))
+    return out
+
+
+def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence[Group] = ()) -> str:
     """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order."""
     by_name: dict[str, list[str]] = {name: [] for name in METRICS}
     for r in reports:
         for name, labels, value in metric_lines(r):
+            by_name[name].append(f"{name}{labels} {_fmt(value)}")
+    for g in groups:
+        for name, labels, value in group_lines(g):
             by_name[name].append(f"{name}{labels} {_fmt(value)}")
     by_name["ssdwear_last_run_timestamp_seconds"].append(f"ssdwear_last_run_timestamp_seconds {_fmt(now_unix)}")
     by_name["ssdwear_drives"].append(f"ssdwear_drives {len(reports)}")

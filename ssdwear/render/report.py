@@ -19,7 +19,7 @@ from ssdwear.model.units import (
     wears_out_text,
 )
 
-from .layout import GLUE, grid, labelled, line_text, paragraph, wrap_text
+from .layout import grid, labelled, line_text, paragraph, whole, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from ssdwear.assess.verdict import Verdict
+    from ssdwear.model.groups import Group
 
 
 def intervalwords(p: Projection) -> str:
@@ -122,26 +123,34 @@ def fmt_written(r: DriveReport) -> str:
 
 
 def _identity(r: DriveReport) -> str:
-    """The drive's label (model [serial]); a model of up to 30 characters kept on one line (longer ones wrap like
-    words)."""
-    model = r.model.replace(" ", GLUE) if r.model and len(r.model) <= 30 else r.model
-    return DriveId.of(replace(r, model=model)).label or "?"
+    """The drive's label (model [serial], the WWN standing in for a serial), the model kept whole (layout.whole)."""
+    return DriveId.of(replace(r, model=r.model and whole(r.model))).label or "?"
 
 
 def _kind(r: DriveReport) -> str:
     return f"{r.interface}{', ' + r.kind if r.kind != 'unknown' else ''}"
 
 
-def _drive_lines(r: DriveReport) -> list[tuple[str, str, str]]:
-    """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window,
-    the notes and the warnings."""
+def _window_entry(w: Window) -> str:
+    """The window said once, as a block's one `window` line: its figure and why ('2.0 d, 1 %: 3 readings over
+    ...'), or the reason alone where its lead already says the figure ('not valid: E2h-E4h read 65535, ...',
+    'timer not trustworthy: ...')."""
+    shown = fmt_window(w)
+    if not w.reason:
+        return shown
+    return w.reason if shown in w.reason.split(":", 1)[0] else f"{shown}: {w.reason}"
+
+
+def _drive_lines(r: DriveReport, window: bool = True) -> list[tuple[str, str, str]]:
+    """(label, style, text) lines about a drive beyond its figures: how the projection was made, its window's
+    reason (unless not `window`: the blocks say it on the window's own line), the notes and the warnings."""
     out: list[tuple[str, str, str]] = []
     p = r.projection
     if p is not None:
         out.append(("projection", "dim", f"{p.method}, {intervalwords(p)}: {p.basis}"))
         if p.duty_measured and p.duty_basis:
             out.append(("calendar", "dim", f"wears out {wears_out_text(p, duty=False)} at {p.duty_basis}"))
-    if r.window is not None and r.window.reason:
+    if window and r.window is not None and r.window.reason:
         out.append(("window", "", r.window.reason))
     if (fine := fine_text(r)) is not None and r.fine is not None:
         out.append(("fine wear", "dim", f"{fine} ({r.fine.source}): {r.fine.detail}"))
@@ -176,7 +185,7 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
         out += [line_text(line, "bold") for line in head]
         figures = [("used", fmt_used(r, ", ")), ("written", fmt_written(r))]
         if r.window is not None:
-            figures.append(("window", fmt_window(r.window)))
+            figures.append(("window", _window_entry(r.window)))
         if p is not None:
             figures += [("rate", f"{fmt_rate(p)} %/year"), ("years left", years_left(p)),
                         ("new drive", years_new(p))]
@@ -184,16 +193,17 @@ def _blocks(reports: Sequence[DriveReport], columns: int) -> list[Text]:
                 figures.append(("wears out", dates))
         for label, value in figures:
             out += labelled(label, value, columns)
-        for label, style, text in _drive_lines(r):
+        for label, style, text in _drive_lines(r, window=False):
             out += labelled(label, text, columns, style)
         out.append(Text(""))
     return out
 
 
 def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[RaidVolume] = (),
-                tables: bool = True) -> RenderableType:
+                tables: bool = True, groups: Sequence[Group] | None = None) -> RenderableType:
     """The report for people: the table when it fits in `columns`, else one block per drive; the lines about
-    each drive; RAID volumes and the drives that could not be read, each in a section of their own."""
+    each drive; with `groups` (report --groups) the redundancy groups under them; RAID volumes and the drives that
+    could not be read, each in a section of their own."""
     from rich.console import Group
     from rich.text import Text
 
@@ -212,6 +222,10 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         else:
             parts += _blocks(readable, columns)
         parts += paragraph(key, columns, "dim") if (key := legend(readable, table is not None)) else []
+    if groups is not None:
+        from .groups import groups_view
+
+        parts += groups_view(groups, columns, tables)
     if volumes:
         parts.append(Text(f"RAID volumes ({len(volumes)}):", style="bold"))
         for v in volumes:

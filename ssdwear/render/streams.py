@@ -79,14 +79,15 @@ def write_utf8(text: str) -> None:
 
 class Stream:
     """stdout or stderr as a file for rich's Console: each write goes through `fit`; rich reads `encoding` to
-    choose ASCII boxes and bars when the stream is not UTF-8."""
+    choose ASCII boxes and bars when the stream is not UTF-8.
+
+    It holds the stream that was sys.stdout or sys.stderr when it was made, never looks it up again: rich's live
+    display (measure's progress bar) puts a proxy into sys.stderr that prints through the live console, so a
+    console whose file looked sys.stderr up at each write would write into its own proxy, forever."""
 
     def __init__(self, err: bool = False) -> None:
         self.err = err
-
-    @property
-    def stream(self) -> TextIO:
-        return sys.stderr if self.err else sys.stdout
+        self.stream: TextIO = sys.stderr if err else sys.stdout
 
     @property
     def encoding(self) -> str:

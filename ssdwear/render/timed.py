@@ -7,10 +7,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ssdwear.model.records import drive_label
 from ssdwear.model.units import human_minutes
 
-from .layout import console, labelled
+from .layout import console, drive_name, labelled, paragraph
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -24,13 +23,12 @@ if TYPE_CHECKING:
 def start_view(results: Sequence[StartResult], columns: int) -> RenderableType:
     """What start did to each drive, one block each (drive strings printed literally)."""
     from rich.console import Group
-    from rich.text import Text
 
     parts: list[RenderableType] = []
     for r in results:
-        who = drive_label(r.model, r.serial)
+        who = drive_name(r.model, r.serial)
         style = {"reset": "green", "baseline": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
-        parts.append(Text(f"{r.where}  {who}  {r.status.upper()}", style=style))
+        parts += paragraph(f"{r.where}  {who}  {r.status.upper()}", columns, style)
         parts += labelled("", r.message, columns)
     return Group(*parts)
 
@@ -41,7 +39,7 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
 
     parts: list[RenderableType] = []
     for row in rows:
-        who = drive_label(row.model, row.serial)
+        who = drive_name(row.model, row.serial)
         if row.error:
             parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += labelled("", row.error, columns, "red")
@@ -51,7 +49,7 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
         unknown = row.valid is False and not row.counting and row.reset_at is None  # no reset known: no telling when
         valid = "-" if row.valid is None else "valid" if row.valid else \
             ("not valid" if unknown else "not valid yet") if row.pending else "not valid"
-        parts.append(Text(f"{row.where}  {who}"))
+        parts += paragraph(f"{row.where}  {who}", columns)
         if row.kind == "counter":
             parts += labelled("counter window", f"{row.counter}, {since}, {valid}", columns)
             parts += labelled("our baseline", f"{row.reset_at:%Y-%m-%d %H:%M %Z}", columns)
@@ -65,15 +63,26 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
 
 
 class _Progress:
-    """measure's progress bar on stderr (a terminal's): minutes waited of the total, time left, each timer."""
+    """measure's progress bar on stderr (a terminal's): minutes waited of the total, time left, each timer. It is
+    drawn when the wait begins and again at each poll (no redraws in between: nothing changes then). Messages
+    written to stderr meanwhile print above it; stdout, which carries the report, is left alone."""
 
     def __init__(self, enabled: bool) -> None:
         from rich.progress import BarColumn, Progress, TextColumn
 
         self.bar = Progress(TextColumn("{task.description}", markup=False), BarColumn(),
                             TextColumn("{task.fields[state]}", markup=False), console=console(stderr=True),
-                            disable=not enabled, transient=False)
+                            disable=not enabled, transient=False, auto_refresh=False, redirect_stdout=False)
         self.tasks: dict[str, TaskID] = {}
+
+    def begin(self, devices: Sequence[tuple[str, str]], duration: float, every: float) -> None:
+        """The bar of each (device, what was done to it) at the start of the wait, before the first poll."""
+        from ssdwear.run.measure import begin_text
+
+        for device, done in devices:
+            self.tasks[device] = self.bar.add_task(device, total=duration, state=f"{begin_text(duration, every)}; "
+                                                                                 f"{done}")
+        self.bar.refresh()
 
     def show(self, poll: Poll, duration: float) -> None:
         from ssdwear.run.measure import wait_text
@@ -83,6 +92,7 @@ class _Progress:
                 self.tasks[device] = self.bar.add_task(device, total=duration, state="")
             self.bar.update(self.tasks[device], completed=min(poll.elapsed_minutes, duration),
                             state=f"{wait_text(poll, duration)}; {state}")
+        self.bar.refresh()
 
 
 @contextmanager

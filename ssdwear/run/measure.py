@@ -15,7 +15,7 @@ from ssdwear.assess.context import Context
 from ssdwear.assess.report import judged_window
 from ssdwear.drives import vendors
 from ssdwear.model.errors import DriveError
-from ssdwear.model.records import Snapshot
+from ssdwear.model.records import Snapshot, location
 from ssdwear.model.units import human_minutes
 from ssdwear.smartctl.calls import Outcome
 
@@ -39,7 +39,7 @@ class Poll:
     """One look at the drives while waiting."""
 
     elapsed_minutes: float
-    states: tuple[tuple[str, str], ...]  # (device, what its timer shows)
+    states: tuple[tuple[str, str], ...]  # (where the drive is: records.location, what its timer shows)
     run: Run
     done: bool  # every window is valid (or refused for good) and the time is up, or the grace period ran out
 
@@ -85,9 +85,9 @@ def poll(session: Session, targets: Sequence[tuple[str, str | None]], duration: 
         run = session.read(targets)
         elapsed = (monotonic() - started) / 60
         states, waiting = [], False
-        for (device, _), outcome in zip(targets, run.outcomes, strict=True):
+        for (device, dtype), outcome in zip(targets, run.outcomes, strict=True):
             state = drive_state(outcome, lambda snap: session.context(snap, session.clock()))
-            states.append((device, state.shown))
+            states.append((location(device, dtype), state.shown))
             waiting = waiting or state.pending
         done = (elapsed >= duration and not waiting) or elapsed >= duration + GRACE_MINUTES
         yield Poll(elapsed, tuple(states), run, done)
@@ -95,11 +95,21 @@ def poll(session: Session, targets: Sequence[tuple[str, str | None]], duration: 
             return
 
 
+def _wait(minutes: float) -> str:
+    """A time of the wait: seconds under a minute ('--poll 5s' waits '10 s', not '0 min'), else human_minutes."""
+    return f"{minutes * 60:.0f} s" if minutes < 1 else human_minutes(minutes)
+
+
 def wait_text(poll: Poll, duration: float) -> str:
     """How far the wait is: '30 min of 60 min, 30 min left' (or 'done', or waiting on past the time)."""
     left = duration - poll.elapsed_minutes
-    when = "done" if poll.done else f"{human_minutes(left)} left" if left > 0 else "time is up, waiting for the windows"
-    return f"{human_minutes(poll.elapsed_minutes)} of {human_minutes(duration)}, {when}"
+    when = "done" if poll.done else f"{_wait(left)} left" if left > 0 else "time is up, waiting for the windows"
+    return f"{_wait(poll.elapsed_minutes)} of {_wait(duration)}, {when}"
+
+
+def begin_text(duration: float, every: float) -> str:
+    """The wait before its first poll: '0 s of 60 min, 60 min left, first reading in 1 min'."""
+    return f"0 s of {_wait(duration)}, {_wait(duration)} left, first reading in {_wait(every)}"
 
 
 def progress_line(poll: Poll, duration: float) -> str:

@@ -16,7 +16,8 @@ from ssdwear.assess.series import SavedReading, series_reports
 from ssdwear.model.errors import ParseError
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveReport, Snapshot
-from ssdwear.smartctl.parse import MAX_INPUT_BYTES, parse_output
+from ssdwear.smartctl.exit_status import BIT_CMDLINE, BIT_COMMAND, BIT_OPEN
+from ssdwear.smartctl.parse import FAILURE_LINES, MAX_INPUT_BYTES, parse_output
 from ssdwear.wear.calendar import dated
 
 
@@ -51,10 +52,21 @@ def load(path: Path) -> Snapshot:
                          "output; give one drive's output per file")
     snap = parse_output(data, source=shown, device=shown)  # a saved output is named by its file
     if not snap.has_data:
-        said = "; ".join(snap.messages) or "no drive data in the output"
-        status = f" (exit status {snap.exit_status})" if snap.exit_status else ""
-        raise ParseError(f"{shown}: smartctl could not read the drive{status}: {said}")
+        raise ParseError(_no_drive_data(shown, snap))
     return snap
+
+
+def _no_drive_data(shown: str, snap: Snapshot) -> str:
+    """Why a saved output holds no drive data: smartctl's own failure where it printed one (its exit status or
+    its error lines say so), else the file itself, which is not a whole output as smartctl printed it."""
+    said = "; ".join(snap.messages)
+    status = f" (exit status {snap.exit_status})" if snap.exit_status else ""
+    failed = bool(snap.exit_status and snap.exit_status & (BIT_CMDLINE | BIT_OPEN | BIT_COMMAND))
+    if failed or any(m.startswith(FAILURE_LINES) for m in snap.messages):
+        return f"{shown}: smartctl could not read the drive{status}: {said or 'no drive data in the output'}"
+    seen = "; ".join((*snap.parse_notes, *snap.messages)) or "no identity and no SMART data"
+    return (f"{shown}: no drive data could be read from the file ({seen}): it is not a whole output as smartctl "
+            "printed it (a partial or mangled copy?); save smartctl -x DEVICE as printed")
 
 
 def analyze_files(paths: Sequence[Path], ctx: Context, each: bool = False, same_drive: bool = False

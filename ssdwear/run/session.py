@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
+    from .groups import Tools
     from .smartd import LogReadings
 
 Target = tuple[str, str | None]  # a device and the -d type it is read with
@@ -123,22 +124,29 @@ class Source:
 def choose_source(primary: Source, runner: Callable[[], Runner], fallback: Path | None, named: bool,
                   config: Config) -> Source:
     """`primary` (this machine, or --replay's recordings), unless the `fallback` recordings (--fallback-replay)
-    stand in because it cannot answer: no smartctl, or, where no drive is named (on the command line or in the
-    config), a scan that finds none. The runner and the scan that decided are kept for the session."""
+    stand in because it cannot answer: no smartctl, or a scan that finds no drive it can open, whether or not drives
+    are named (on the command line or in the config: a name is read from the recordings then, as it was recorded).
+    The runner, and the scan where no drive is named, are kept for the session."""
     from ssdwear.model.errors import SmartctlNotFound
 
     if fallback is None:
         return primary
     try:
         live = runner()
-        if named or config.devices:
-            return replace(primary, runner=live)
         entries = tuple(scan(live))
     except SmartctlNotFound as exc:
         return Source(fallback, instead=str(exc).split(":")[0])
     if found_in(entries).devices:
-        return replace(primary, runner=live, scanned=entries)
-    return Source(fallback, instead="smartctl found no drive")
+        return replace(primary, runner=live, scanned=None if named or config.devices else entries)
+    return Source(fallback, instead="smartctl found no drive" + _unopened(entries))
+
+
+def _unopened(entries: Sequence[ScanEntry]) -> str:
+    """What the scan said of the devices it listed but could not open (not root, say), for the fallback's line."""
+    from ssdwear.model.escape import visible
+
+    failed = [f"{visible(e.name)}: {visible(e.open_error)}" for e in entries if e.open_error is not None]
+    return f" it could open ({'; '.join(failed[:3])}{'; ...' if len(failed) > 3 else ''})" if failed else ""
 
 
 @dataclass
@@ -155,9 +163,12 @@ class Session:
     # the scan already made (the one that chose this machine over --fallback-replay): devices() does not repeat it
     scanned: Sequence[ScanEntry] | None = None
     attrlog_places: tuple[str, ...] = ()  # where smartd's attribute logs are read (host/smartd.py); () for none
+    # the storage tools that describe redundancy groups (run/groups.py), found on first use
+    tools_factory: Callable[[], Tools] | None = None
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
     _runner: Runner | None = None
+    _tools: Tools | None = None
     _nvme_reader: Runner | None = None
     _store: Store | None = None
     _store_writes: bool = False  # the open store may be written (created, upgraded)
@@ -171,6 +182,14 @@ class Session:
         if self._runner is None:
             self._runner = self.runner_factory()
         return self._runner
+
+    def tools(self) -> Tools:
+        """The storage tools' runners (run/groups.py), looked up once."""
+        if self._tools is None:
+            from .groups import Tools
+
+            self._tools = self.tools_factory() if self.tools_factory is not None else Tools({})
+        return self._tools
 
     def nvme_runner(self) -> Runner:
         """nvme-cli's runner (for the NVMe timer reset only)."""

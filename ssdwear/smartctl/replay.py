@@ -51,4 +51,32 @@ class ReplayRunner:
                 return CallResult(tuple(args), out.read_bytes(), status,
                                   err_file.read_bytes() if err_file.is_file() else b"")
         device = next((a for a in args if a.startswith("/dev/")), args[-1] if args else self.program)
-        raise DriveError(device, f"no recording of '{name}' in {self.folder}", kind="read")
+        raise DriveError(device, f"no recording of '{name}' in {self.folder}{self._other_types(args)}", kind="read")
+
+    def _other_types(self, args: Sequence[str]) -> str:
+        """Where the same call was recorded with another -d type (or none): which, and what to give instead."""
+        wanted, given = _without_type(fixture_name(args, self.program).split(" "))
+        recorded = sorted({typ or "" for file in self.folder.glob(f"{self.program} *.out")
+                           for tokens, typ in [_without_type(_stem(file.name).split(" "))] if tokens == wanted}
+                          - {given or ""})
+        if not recorded:
+            return ""
+        said = " or ".join(f"-d {t}" if t else "no -d" for t in recorded)
+        first = recorded[0]
+        todo = f"add -d {first}" if given is None else f"give -d {first}" if first else f"drop -d {given}"
+        return f": it was recorded with {said}: {todo}"
+
+
+def _stem(file_name: str) -> str:
+    """A recording's call, from its file name: without `.out` and the `@N` of a later call."""
+    stem = file_name[: -len(".out")]
+    head, at, count = stem.rpartition("@")
+    return head if at and count.isdigit() else stem
+
+
+def _without_type(tokens: list[str]) -> tuple[list[str], str | None]:
+    """A call's tokens without its `-d TYPE`, and the TYPE (None: no -d)."""
+    if "-d" in tokens[:-1]:
+        i = tokens.index("-d")
+        return tokens[:i] + tokens[i + 2:], tokens[i + 1]
+    return tokens, None

@@ -36,7 +36,9 @@ def duty_cycle(points: Sequence[tuple[datetime, float | None]]) -> tuple[float, 
     return min(on / wall, 1.0), on, wall
 
 
-def _date(base: datetime, years: float | None, duty: float) -> datetime | None:
+def on_calendar(base: datetime, years: float | None, duty: float) -> datetime | None:
+    """When `years` of power-on time from `base` end at `duty` power-on hours a wall-clock hour; None for no
+    years, or more than MAX_CALENDAR_YEARS of the calendar."""
     if years is None or years / duty > MAX_CALENDAR_YEARS:
         return None
     return base + timedelta(hours=years / duty * HOURS_PER_YEAR)
@@ -52,5 +54,5 @@ def dated(p: Projection, base: datetime, duty: tuple[float, float, float] | None
         measured = True
         basis = f"{rate * 100:.0f} % power-on ({on:,.0f} power-on hours in {wall:,.0f} wall-clock hours of {origin})"
     return replace(p, duty_cycle=rate, duty_measured=measured, duty_basis=basis,
-                   wears_out_at=_date(base, p.years_remaining, rate),
-                   wears_out_low_at=_date(base, p.years_remaining_low, rate))
+                   wears_out_at=on_calendar(base, p.years_remaining, rate),
+                   wears_out_low_at=on_calendar(base, p.years_remaining_low, rate))

@@ -47,7 +47,7 @@ def test_check_on_a_device_without_smart_data_is_unknown(tmp_path: Path, path: P
 
 def test_qemus_scsi_disk_without_smart_is_unknown_and_cannot_be_judged() -> None:
     check = ssdwear_cli(["--replay", str(FIXTURES / "qemu"), "check", "/dev/sdc", "-d", "scsi"])
-    assert check.exit_code == 3 and check.stdout.startswith("SSDWEAR UNKNOWN - 1 of 1 drives: /dev/sdc")
+    assert check.exit_code == 3 and check.stdout.startswith("SSDWEAR UNKNOWN - 1 of 1 drive: /dev/sdc")
     verdict = ssdwear_cli(["--replay", str(FIXTURES / "qemu"), "retire-check", "/dev/sdc", "-d", "scsi"])
     assert verdict.exit_code == 12 and "cannot judge" in verdict.stdout
 

@@ -21,14 +21,18 @@ NVME_X = "smartctl --json=c -x -n standby -d nvme _dev_nvme0"
 READS = (("--json=c", "-x"), ("--json=c", "-i"), ("--scan-open", "--json=c"))
 
 
-def samsung_nvme(tmp_path: Path, timeline: list[tuple[int, int]]) -> Path:
+def samsung_nvme(tmp_path: Path, timeline: list[tuple[int, int]], minutes: list[int] | None = None) -> Path:
     """fixtures/fleet's Samsung NVMe drive (Percentage Used 10, 400,000,000 Data Units Written, 12,000 hours)
-    read once per (power-on hours added, data units added) of `timeline`: a drive whose counters move."""
+    read once per (power-on hours added, data units added) of `timeline`: a drive whose counters move; with
+    `minutes`, each reading is dated (smartctl's local_time) that many minutes after T0."""
     folder = tmp_path / "machine"
     folder.mkdir()
     base = json.loads((FIXTURES / "fleet" / f"{NVME_X}.out").read_text())
     for i, (hours, units) in enumerate(timeline, start=1):
         doc = json.loads(json.dumps(base))
+        if minutes is not None:
+            at = T0 + timedelta(minutes=minutes[i - 1])
+            doc["local_time"] = {"time_t": int(at.timestamp()), "asctime": f"{at:%a %b %e %H:%M:%S %Y} UTC"}
         doc["power_on_time"]["hours"] += hours
         health = doc["nvme_smart_health_information_log"]
         health["power_on_hours"] += hours
@@ -139,3 +143,40 @@ def test_represents_applies_to_a_counter_window_as_to_intels(tmp_path: Path) -> 
     # the hour's wear stands for a day: a 24th of the rate
     per_year = plain["projection"]["percent_per_year"]
     assert day["projection"]["percent_per_year"] == pytest.approx(per_year / 24, rel=1e-3)
+
+
+def test_saved_readings_61_minutes_apart_get_the_live_counter_window(tmp_path: Path) -> None:
+    """One window rule for live and saved readings (issue 25.6): `start`, then `report` 61 minutes later (one power-on
+    hour and 102.4 GB on), and `analyze` of the same two readings saved with smartctl's clock 61 minutes apart, give
+    the same counter window and projection; the saved ones no longer say "they span only 1.0 power-on hours"."""
+    folder = samsung_nvme(tmp_path, [(0, 0), (1, 200_000)], minutes=[0, 61])
+    clocks = Clocks()
+    app = App(runner=ReplayRunner(folder), db=str(tmp_path / "h.db"), clock=lambda: clocks.now)
+    assert ssdwear_cli(["start", "/dev/nvme0", "-d", "nvme"], app).exit_code == 0
+    clocks.now += timedelta(minutes=61)
+    live = json.loads(ssdwear_cli(["report", "/dev/nvme0", "-d", "nvme", "--format", "json"], app).stdout)["drives"][0]
+    files = [str(folder / f"{NVME_X}.out"), str(folder / f"{NVME_X}@2.out")]
+    result = ssdwear_cli(["analyze", *files, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (saved,) = json.loads(result.stdout)["drives"]
+    assert "they span only" not in json.dumps(saved)
+    for drive in (live, saved):
+        assert drive["window"]["kind"] == "counter" and drive["window"]["valid"], drive["window"]
+        assert drive["window"]["minutes"] == 61 and drive["projection"]["method"] == "window:host_bytes_written"
+    keys = ("wear_percent", "wear_percent_low", "wear_percent_high", "counter_delta", "counter")
+    assert {k: saved["window"][k] for k in keys} == {k: live["window"][k] for k in keys}
+    for key in ("percent_per_year", "percent_per_year_low", "percent_per_year_high", "years_remaining", "wear_class"):
+        assert saved["projection"][key] == live["projection"][key], key
+    assert saved["readings"] == 2
+    assert f"since the first reading ({NVME_X}.out, 2026-11-30 12:00 UTC)" in saved["window"]["reason"]
+
+
+def test_saved_readings_under_60_minutes_apart_say_why_no_window_stands(tmp_path: Path) -> None:
+    folder = samsung_nvme(tmp_path, [(0, 0), (0, 100_000)], minutes=[0, 40])
+    result = ssdwear_cli(["analyze", str(folder / f"{NVME_X}.out"), str(folder / f"{NVME_X}@2.out"), "--format",
+                          "json"])
+    (saved,) = json.loads(result.stdout)["drives"]
+    assert saved["window"]["kind"] == "readings" and not saved["window"]["valid"]
+    assert "the lifetime average stands; as a counter window: not valid yet: 40 of 60 minutes since the first " \
+           "reading" in saved["window"]["reason"], saved["window"]["reason"]
+    assert saved["projection"]["method"] == "lifetime-average"

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from support.edited import EDITED, analyze, retire_check
 from support.paths import CORPUS, FIXTURES
 
 from ssdwear.assess.nagios import OK, evaluate
@@ -22,9 +23,9 @@ from ssdwear.model.errors import ParseError
 from ssdwear.render.report import years_left, years_new
 from ssdwear.smartctl.parse import parse_output
 
-EDITED = FIXTURES / "edited"
-# The two outputs of fixtures/edited/cut-off that really are cut off (its README says so).
-REALLY_CUT = ("cut-off/samsung-cut-mid-row.txt", "cut-off/samsung-cut-in-device-statistics.txt")
+# The outputs of fixtures/edited that really are cut off (their READMEs say so).
+REALLY_CUT = ("cut-off/samsung-cut-mid-row.txt", "cut-off/samsung-cut-in-device-statistics.txt",
+              "last-row/mx500-ends-after-248.txt")
 
 
 def _script() -> Any:
@@ -41,12 +42,6 @@ def test_the_edited_fixtures_are_what_their_script_makes() -> None:
         assert on_disk[name] == data, f"{name} differs from what tools/make_edited.py makes"
     for name in REALLY_CUT:
         assert "REALLY CUT OFF" in (EDITED / name).parent.joinpath("README.md").read_text(encoding="utf-8")
-
-
-def analyze(*paths: Path, args: tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    result = CliRunner().invoke(cli, ["analyze", "--format", "json", *args, *(str(p) for p in paths)])
-    assert "Traceback" not in result.output + result.stderr
-    return list(json.loads(result.stdout)["drives"])
 
 
 def complete_outputs() -> list[Path]:
@@ -91,7 +86,7 @@ def test_devstat_not_supported_empty_or_failed_is_not_a_cut(name: str) -> None:
 
 
 def test_real_truncations_are_still_called_cut_off() -> None:
-    mid_row, in_devstats = analyze(*(EDITED / name for name in REALLY_CUT), args=("--each",))
+    mid_row, in_devstats, _ = analyze(*(EDITED / name for name in REALLY_CUT), args=("--each",))
     assert any("cut mid-row" in n for n in mid_row["notes"])
     assert any("inside the Device Statistics table" in n for n in in_devstats["notes"])
     for drive in (mid_row, in_devstats):
@@ -103,12 +98,6 @@ def test_the_x25m_g2_says_the_real_reason_its_window_is_refused() -> None:
     reason = drive["window"]["reason"]
     assert reason.startswith("timer not trustworthy") and "E4h = 883,884,071 minutes exceeds" in reason
     assert "cut off" not in reason
-
-
-def retire_check(path: Path) -> tuple[int, dict[str, Any]]:
-    result = CliRunner().invoke(cli, ["retire-check", str(path), "--format", "json"])
-    assert "Traceback" not in result.output + result.stderr
-    return result.exit_code, json.loads(result.stdout)
 
 
 # ------------------------------------------------------------------------------------------------

@@ -141,7 +141,7 @@ def test_history_without_a_drive_lists_the_drives_it_holds(fleet, tmp_path: Path
 
     app, clock = fleet
     missing = ssdwear_cli(["history", "--format", "json"], App(clock=clock, db=str(tmp_path / "none.db")))
-    assert missing.exit_code == 1 and "no history database" in missing.stderr
+    assert missing.exit_code == 1 and "no history yet: nothing was stored at" in missing.stderr
     Store.open(tmp_path / "empty.db").close()
     empty = ssdwear_cli(["history", "--format", "json"], App(clock=clock, db=str(tmp_path / "empty.db")))
     assert empty.exit_code == 1 and json.loads(empty.stdout)["drives"] == [] and "no drive in" in empty.stderr

@@ -5,10 +5,12 @@ metrics, and the README's command list."""
 from __future__ import annotations
 
 import ast
+import json
 import re
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from support.docs import DOCS, README, ROOT, code_names, section, table_rows
 from support.paths import FIXTURES
 
@@ -93,16 +95,20 @@ def test_every_projection_field_is_documented(drives: list[dict[str, Any]]) -> N
 
 def used_sources_in_code() -> set[str]:
     """Every used_source identifier the drive table can produce: the vendor wear attributes' sources, the
-    standard indicators and the finer counters (ssdwear/drives/vendors.py)."""
-    tree = ast.parse((ROOT / "ssdwear" / "drives" / "vendors.py").read_text(encoding="utf-8"))
+    standard indicators and the finer counters (the drive table, ssdwear/drives/vendors.py, and the readings of
+    it, ssdwear/drives/indicators.py)."""
+    trees = [ast.parse((ROOT / "ssdwear" / "drives" / f"{name}.py").read_text(encoding="utf-8"))
+             for name in ("vendors", "indicators")]
     found = set()
-    for node in ast.walk(tree):
+    for node in (n for tree in trees for n in ast.walk(tree)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             args = node.args
             if node.func.id == "UsedReading" and args and isinstance(args[0], ast.Constant):
                 found.add(args[0].value)
             if node.func.id == "WearAttribute" and len(args) > 1 and isinstance(args[1], ast.Constant):
                 found.add(args[1].value)
+            if node.func.id == "RawRemaining" and len(args) > 2 and isinstance(args[2], ast.Constant):
+                found.add(args[2].value)
         if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id.endswith("_SOURCE")
                                                 for t in node.targets) and isinstance(node.value, ast.Constant):
             found.add(node.value.value)
@@ -123,17 +129,55 @@ def test_the_envelope_is_documented(drives: list[dict[str, Any]]) -> None:
     assert "`drives`: [DRIVE], `raid_volumes`" in row(envelope, "report")
 
 
+def test_every_event_field_is_documented() -> None:
+    """notify's events (issue 28.3): the table lists exactly the keys after the envelope, and the drive's and
+    group's fields, of real events: a drive's from a replayed run, a group's from its record."""
+    from datetime import timedelta
+
+    from support.clock import T0
+
+    from ssdwear.assess.alerts import GroupFacts, Rules, group_identity
+    from ssdwear.assess.transitions import EMPTY, Observed, evaluate
+    from ssdwear.cli.main import cli
+    from ssdwear.render.documents import event_doc
+
+    result = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "qemu"), "notify", "--dry-run",
+                                      "--format", "json"])
+    (drive_event,) = [json.loads(line) for line in result.stdout.splitlines()]
+    group = GroupFacts(group_identity("md", "md0"), "md0", "md", "raid1", lockstep=True,
+                       redundancy_lost_low_at=T0 + timedelta(days=100), projected=True)
+    group_event = event_doc(evaluate(Observed([group]), EMPTY, Rules(), T0).transitions[0])
+    table = section(DOCS / "json.md", "EVENT")
+    envelope = {"schema", "ssdwear", "generated_at", "origin"}
+    assert first_column_names(table) == set(drive_event) - envelope == set(group_event)
+    assert braced(row(table, "drive")) == set(drive_event["drive"])
+    group_fields = group_event["group"]
+    assert isinstance(group_fields, dict) and braced(row(table, "group")) == set(group_fields)
+    from ssdwear.assess.alerts import EVENTS, RULES
+
+    assert set(code_names(row(table, "event"))) == set(EVENTS)
+    assert set(code_names(row(table, "rule"))) == set(RULES)
+
+
 # -- configuration, metrics, commands ---------------------------------------------------------------------
 
 
 def test_every_config_key_is_documented() -> None:
+    """In docs/configuration.md's table, and in the example config the packages install (commented out)."""
     from ssdwear.assess.thresholds import THRESHOLD_NAMES
     from ssdwear.host.config import KNOWN_KEYS
+    from ssdwear.host.notify_config import CHANNEL_OPTIONS, NOTIFY_KEYS
 
     table = section(DOCS / "configuration.md", "The config files")
     assert first_column_names(table) == set(KNOWN_KEYS)
     thresholds = row(table, "thresholds")
     assert [name for name in THRESHOLD_NAMES if f"`{name}`" not in thresholds] == []
+    notify = row(table, "notify")
+    options = {o for kind, names in CHANNEL_OPTIONS.items() for o in (kind, *names)}
+    assert [name for name in (*NOTIFY_KEYS, *options) if f"`{name}" not in notify] == []
+    example = (ROOT / "contrib" / "config.yaml.example").read_text(encoding="utf-8")
+    said = set(re.findall(r"^#\s*-?\s*([a-z_]+):", example, re.M))
+    assert set(KNOWN_KEYS) - said == set() and set(NOTIFY_KEYS) - said == set()
 
 
 def test_every_metric_is_documented() -> None:

@@ -9,6 +9,7 @@ Environment:
   FAKE_SMARTCTL_HANG   comma-separated device names whose calls hang (sleep an hour): a hung device
   FAKE_SMARTCTL_HANG_CALLS  comma-separated strings: a call whose argv (joined by spaces) contains one hangs
                        (one command that hangs on a device that answers the others, e.g. 'nvmelog')
+  FAKE_PROGRAM         the program it stands for (default smartctl): its recordings are 'PROGRAM <args>.out'
 Calls without a recording print smartctl's open-failure message and exit 2.
 """
 
@@ -32,7 +33,8 @@ def main() -> int:
     if (args and args[-1] in hang) or any(c in " ".join(args) for c in hang_calls):
         time.sleep(3600)
     folder = os.environ.get("FAKE_SMARTCTL_DIR", "")
-    stem = os.path.join(folder, "smartctl " + " ".join(args).replace("/", "_"))
+    program = os.environ.get("FAKE_PROGRAM") or "smartctl"
+    stem = os.path.join(folder, f"{program} " + " ".join(args).replace("/", "_"))
     if not os.path.isfile(stem + ".out"):
         device = args[-1] if args else "?"
         sys.stdout.write("smartctl 7.3 2022-02-28 r5338 [x86_64-linux] (local build)\n"
@@ -40,6 +42,9 @@ def main() -> int:
         return 2
     with open(stem + ".out", "rb") as handle:
         sys.stdout.buffer.write(handle.read())
+    if os.path.isfile(stem + ".err"):
+        with open(stem + ".err", "rb") as handle:
+            sys.stderr.buffer.write(handle.read())
     rc_path = stem + ".rc"
     return int(open(rc_path).read().strip() or 0) if os.path.isfile(rc_path) else 0
 

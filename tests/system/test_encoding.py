@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from support.docs import section
 from support.paths import FIXTURES, ROOT
 
 SERIAL = "S3Z9NB0K\u4e2d\u2265X"  # a CJK character and '≥': neither is in Latin-1
@@ -120,3 +121,20 @@ def test_every_character_ssdwear_prints_has_an_ascii_spelling() -> None:
         encoding = "ascii"
 
     assert fit("≥ 255 % – █│└─ 中", Ascii()) == ">= 255 % - #|+- \\u4e2d"
+
+
+def test_under_lc_all_c_python_writes_utf8_unless_told_not_to(machine: Path) -> None:
+    """docs/reports.md's 'Any locale': under LC_ALL=C (and POSIX, and a locale that is not installed) Python 3.7+
+    runs in UTF-8 mode, so the table is printed in UTF-8 as under a UTF-8 locale; PYTHONUTF8=0 gets the C locale's
+    ASCII, and ASCII spellings. The page says both."""
+    for locale in ({"LC_ALL": "C"}, {"LC_ALL": "POSIX"}, {"LANG": "xx_NO.NOT-INSTALLED"}):
+        assert encoding_of(locale) == "utf-8", locale
+        table = ssdwear(["--replay", str(machine), "report"], locale).stdout.decode("utf-8")
+        assert table.startswith("┏━") and SERIAL in table and "≥" in table, locale
+    ascii_ = {"LC_ALL": "C", "PYTHONUTF8": "0"}
+    assert encoding_of(ascii_) == "ascii"
+    table = ssdwear(["--replay", str(machine), "report"], ascii_).stdout.decode("ascii")
+    assert table.startswith("+---") and "S3Z9NB0K\\u4e2d>=X" in table
+    said = " ".join(section(ROOT / "docs" / "reports.md", "Any locale").split())
+    assert "under `LC_ALL=C` or `POSIX`" in said and "runs in its UTF-8 mode and writes UTF-8" in said
+    assert "`PYTHONUTF8=0` gets the C locale's ASCII" in said and "`LC_ALL=C` with ASCII" not in said

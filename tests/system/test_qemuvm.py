@@ -60,3 +60,11 @@ touch "$SSDWEAR_VM_CHANGES/x" 2> /dev/null; echo $? > "$SSDWEAR_VM_OUT/changes_r
     assert (out / "changes_rc.txt").read_text().strip() != "0"
     assert os.path.lexists("/etc/os-release") and not os.path.exists("/etc/ssdwear-vm-probe")  # the host's: as was
     assert result.seconds < 240
+
+
+def test_only_modules_the_image_holds_can_be_asked_for(tmp_path: Path) -> None:
+    """run_vm(modules=...) loads on-demand modules (md, dm, btrfs: qemuvm.POOL_MODULES); any other is refused
+    before anything is built or booted."""
+    assert {"md_mod", "raid1", "dm_crypt", "btrfs"} <= set(qemuvm.POOL_MODULES)
+    with pytest.raises(ValueError, match=r"modules \['zfs'\] are not in the image"):
+        qemuvm.run_vm([qemuvm.Drive.nvme("N1")], "true", modules=["zfs"], workdir=tmp_path)

@@ -555,16 +555,25 @@ def test_a_capture_cut_mid_row_gives_no_timed_projection(tmp_path: Path) -> None
     full = json.loads(ssdwear_cli(["analyze", "--format", "json", str(whole)]).stdout)["drives"][0]
     assert full["window"]["valid"] and full["window"]["minutes"] == 6000
     cut = tmp_path / "cut.txt"
-    cut.write_text(TEXT_INTEL[:-3])  # "... 6000\n" cut to "... 60"
+    cut.write_text(TEXT_INTEL[:-39])  # the 228 row cut inside its columns: "228 Workload_Minutes  0x0032   100"
     drive = json.loads(ssdwear_cli(["analyze", "--format", "json", str(cut)]).stdout)["drives"][0]
     assert drive["window"] is None  # the cut 228 row was dropped: no timed window at all
     assert drive["projection"] is None or drive["projection"]["method"] != "timed-workload"
     assert any("cut mid-row" in n for n in drive["notes"])
     assert any("was cut off" in w for w in drive["warnings"])
-    cut_at_line = tmp_path / "cut-at-line.txt"
-    cut_at_line.write_text(TEXT_INTEL)  # complete rows, but the capture ends inside the table: still refused
-    drive = json.loads(ssdwear_cli(["analyze", "--format", "json", str(cut_at_line)]).stdout)["drives"][0]
+    # A raw value cut between its digits ('... 6000' to '... 60') cannot be told from a shorter one: a row with
+    # every field is whole (issue 26.13). A brief-format table without its legend is still cut off.
+    brief = tmp_path / "brief-no-legend.txt"
+    brief.write_text(TEXT_INTEL.replace("FLAG     VALUE WORST THRESH TYPE      UPDATED  WHEN_FAILED",
+                                        "FLAGS    VALUE WORST THRESH FAIL")
+                     .replace("0x0032   100   100   000    Old_age   Always       -", "-O--CK   100   100   000    -"))
+    drive = json.loads(ssdwear_cli(["analyze", "--format", "json", str(brief)]).stdout)["drives"][0]
     assert not drive["window"]["valid"] and "cut off" in drive["window"]["reason"]
+    # -a's old format ends with a blank line only: complete rows up to the end of the output are the whole table
+    at_line = tmp_path / "ends-at-a-line-end.txt"
+    at_line.write_text(TEXT_INTEL)
+    drive = json.loads(ssdwear_cli(["analyze", "--format", "json", str(at_line)]).stdout)["drives"][0]
+    assert drive["window"]["valid"] and drive["window"]["minutes"] == 6000
 
 
 # ------------------------------------------------------------------------------------------------

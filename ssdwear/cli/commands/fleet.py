@@ -39,8 +39,10 @@ if TYPE_CHECKING:
     from ssdwear.model.units import Limits
 
 if TYPE_CHECKING:
+    from ssdwear.host.notify_config import NotifySettings
+    from ssdwear.model.groups import Group
     from ssdwear.model.records import DriveReport
-    from ssdwear.run.session import Session
+    from ssdwear.run.session import Assessed, Session
 
 
 @command()
@@ -48,14 +50,20 @@ if TYPE_CHECKING:
 @device_type_option
 @click.option("--textfile", metavar="DIR",
               help="Also write DIR/ssdwear.prom (atomically) for node_exporter. Default: the config's textfile_dir.")
-def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile: str | None) -> None:
+@click.option("--notify/--no-notify", "notify", default=None,
+              help="After storing the samples, notify as `ssdwear notify` does. Default: when the config has a "
+                   "notify: section.")
+def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile: str | None,
+           notify: bool | None) -> None:
     """Read every drive, store one sample each (for cron, timers).
 
-    Quiet on success (it prints no data: the history and the textfile are its output). Exits non-zero
-    only when something failed, naming the drive on stderr. The samples are stored whatever happens to
-    the textfile: a textfile that cannot be written (its directory missing: no node_exporter here) is
-    one line on stderr and exit 3. With --no-history it writes the textfile only. The shipped
-    cron.d file and systemd unit name no textfile: set textfile_dir in /etc/ssdwear/config.yaml.
+    Quiet on success (it prints no data: the history and the textfile are its output), unless it
+    notifies and something changed. Exits non-zero only when something failed, naming the drive on
+    stderr. The samples are stored whatever happens to the textfile: a textfile that cannot be
+    written (its directory missing: no node_exporter here) is one line on stderr and exit 3. With
+    --no-history it writes the textfile only. The shipped cron.d file and systemd unit name no
+    textfile: set textfile_dir in /etc/ssdwear/config.yaml; with a notify: section there, every
+    sample also notifies (ssdwear notify --help).
 
     \b
     Example (crontab, hourly):
@@ -63,25 +71,65 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
     """
     with reading(app, devices, device_type, fallback=False) as (session, targets):
         directory = textfile or session.config.textfile_dir
+        settings = _notifying(session, notify)
         if not targets:
+            if settings is not None:  # the drives it knows were not read: that is news too
+                from ssdwear.run.session import Assessed
+
+                _notify(app, session, settings, Assessed([], [], app.clock()), not devices)
             raise no_drives(session)
         assessed = session.assess(session.read(targets))
         # Written before the samples are stored (monitoring goes on when the database is broken); a textfile that
         # cannot be written never stops the samples.
+        groups: tuple[Group, ...] = ()
+        if directory and session.config.groups:  # the groups' metrics too (config groups: true)
+            from ssdwear.run.groups import find_groups
+
+            groups = find_groups(session, assessed)
         textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), assessed.reports,
-                                                                  app.clock().timestamp())
+                                                                  app.clock().timestamp(), groups)
         textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
         unstored = [] if textfile_only else session.remember(assessed)
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, "json")
-        if code == EXIT_OK and (unstored or textfile_failed):
+        notify_failed = settings is not None and _notify(app, session, settings, assessed, not devices)
+        if code == EXIT_OK and (unstored or textfile_failed or notify_failed):
             code = EXIT_PARTIAL
+        if settings is not None:
+            from .notify import ping_after
+
+            code = ping_after(session, settings, code, app.clock())
     sys.exit(code)
 
 
-def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float) -> bool:
-    """DIR/ssdwear.prom; False (with one warning) when it cannot be written."""
+def _notifying(session: Session, wanted: bool | None) -> NotifySettings | None:
+    """The notify settings when this sample notifies (--notify, or the config's notify: section unless
+    --no-notify), None when not. Its store is opened for writing first, so that a database this ssdwear has not
+    yet upgraded is upgraded before the drives are assessed with their history."""
+    from ssdwear.host.notify_config import NotifySettings
+    from ssdwear.run.notify import needs_history
+
+    if wanted is False or (wanted is None and session.config.notify is None):
+        return None
+    if wanted is None and session.db_path is None:  # --no-history sample --textfile DIR: nothing to keep state in
+        session.warn("notify skipped: it keeps its state in the history database, and this run has none")
+        return None
+    needs_history(session)
+    session.store(write=True)
+    return session.config.notify or NotifySettings()
+
+
+def _notify(app: App, session: Session, settings: NotifySettings, assessed: Assessed, complete: bool) -> bool:
+    from .notify import notify_after
+
+    return notify_after(app, session, assessed, settings, complete=complete)
+
+
+def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float,
+                    groups: Sequence[Group] = ()) -> bool:
+    """DIR/ssdwear.prom (with the redundancy groups' metrics, where asked for); False (with one warning) when it
+    cannot be written."""
     from ssdwear.render.prometheus import exposition, write_textfile
 
     if not directory.is_dir():
@@ -90,7 +138,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
                      "drop --textfile / textfile_dir); the samples are stored")
         return False
     try:
-        write_textfile(directory, exposition(reports, now))
+        write_textfile(directory, exposition(reports, now, groups))
     except OSError as exc:
         session.warn(f"textfile not written: {directory}/ssdwear.prom: {exc.strerror or exc}; the samples are stored")
         return False

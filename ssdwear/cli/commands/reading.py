@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ssdwear.model.errors import UsageError
+from ssdwear.model.errors import SsdwearError, UsageError
 from ssdwear.render.streams import write
 
 from ..app import (
@@ -44,18 +44,28 @@ if TYPE_CHECKING:
 @represents_option
 @click.option("--record", is_flag=True, help="Also store one sample per drive in the history (like sample); "
               "by default report only reads the history. Config: record: true.")
+@click.option("--groups", "groups_wanted", is_flag=True,
+              help="Also the redundancy groups the drives belong to (ZFS vdevs, md arrays, LVM raid LVs, btrfs): "
+                   "when each loses its redundancy, and whether its drives wear in lockstep. Config: groups: true.")
 @format_option((*FORMATS, "prometheus"))
 def report(app: App, devices: tuple[str, ...], device_type: str | None, represents: float | None,
-           record: bool, fmt: str) -> None:
+           record: bool, groups_wanted: bool, fmt: str) -> None:
     """Wear used, the measured window, rate and years left.
 
-    Reads every drive smartctl finds (or the DEVICEs named) and reports each.
+    Reads every drive smartctl finds (or the DEVICEs named) and reports each; with --groups also the
+    mirrors, RAID arrays and pools they belong to (zpool, mdadm, lvm, btrfs and lsblk, where installed,
+    asked read-only).
 
     \b
     Examples:
       ssdwear report                        every drive smartctl finds
       ssdwear report /dev/sda --represents 1d --format json
+      ssdwear report --groups               and the mirrors and pools they are in
     """
+    if fmt == "prometheus" and app.fallback_replay:
+        raise UsageError("--fallback-replay is refused with --format prometheus: monitoring reads an exposition as "
+                         "this machine's drives, never as recordings (as check and sample --textfile); --replay DIR "
+                         "shows recordings on purpose")
     with reading(app, devices, device_type, represents) as (session, targets):
         if not targets:
             if fmt in ("json", "yaml"):
@@ -65,7 +75,12 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
             raise no_drives(session)
         assessed = session.assess(session.read(targets))
         unstored = session.remember(assessed) if record or session.config.record else []
-        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
+        groups = None
+        if groups_wanted or session.config.groups:
+            from ssdwear.run.groups import find_groups
+
+            groups = find_groups(session, assessed)
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups)
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, fmt)
@@ -160,16 +175,21 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     """
     from datetime import timedelta
 
-    from ssdwear.host.store.queries import Store
+    from ssdwear.host.store.queries import MissingStore, Store
     from ssdwear.render.documents import samples_csv
-    from ssdwear.render.history import history_chart
+    from ssdwear.render.history import history_view
+    from ssdwear.render.layout import width
 
     path = app.db_path(app.config())
     if path is None:
         raise UsageError("history needs a history database (--no-history was given)")
     now = app.clock()
     start = now - timedelta(minutes=since) if since else None
-    with Store.open(path, create=False, write=False) as store:
+    try:
+        opened = Store.open(path, create=False, write=False)
+    except MissingStore:
+        raise SsdwearError(_no_history_yet(path, drive)) from None
+    with opened as store:
         if drive is None:
             drives = store.drive_list(since=start, until=now)
             keys = [d.key for d in drives]
@@ -183,11 +203,19 @@ def history(app: App, drive: str | None, since: float | None, fmt: str) -> None:
     elif fmt == "csv":
         write(samples_csv(series), nl=False)
     elif fmt == "table":
-        console_print(history_chart(found, series))
+        console_print(history_view(found, series, width()))
     else:
         from ssdwear.render.documents import samples_doc
 
         emit_doc(envelope(app, f"history:{path}", **samples_doc(found, series)), fmt)
+
+
+def _no_history_yet(path: Path, drive: str | None) -> str:
+    """What history says where nothing was ever stored: that, not a database error."""
+    asked = f", so '{drive}' is not in it" if drive is not None else ""
+    return (f"no history yet: nothing was stored at {path}{asked} (`ssdwear sample` stores a reading of every drive "
+            "there, `ssdwear import smartd` copies smartd's attribute logs in; --db FILE or SSDWEAR_DB reads another "
+            "history)")
 
 
 def _drive_list(app: App, origin: str, drives: list[StoredDrive], fmt: str) -> None:

@@ -14,6 +14,7 @@ from ssdwear.model.errors import UsageError
 from ..app import (
     DURATION,
     EXIT_ERROR,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_PARTIAL,
     EXIT_REFUSED,
@@ -27,6 +28,7 @@ from ..app import (
     emit_doc,
     emit_reports,
     envelope,
+    fail,
     finish,
     format_option,
     no_drives,
@@ -36,6 +38,7 @@ from ..app import (
 )
 
 if TYPE_CHECKING:
+    from ssdwear.run.measure import Poll
     from ssdwear.run.reset import StartResult
     from ssdwear.run.session import Session
 
@@ -146,7 +149,6 @@ def measure(app: App, devices: tuple[str, ...], device_type: str | None, all_: b
       ssdwear measure /dev/sda --for 60m --represents 1d
     """
     from ssdwear.assess.timed_window import REPRESENTS_SLACK
-    from ssdwear.run import measure as measure_mod
     from ssdwear.run.reset import start as reset
 
     if represents is not None and duration > represents * (1 + REPRESENTS_SLACK):
@@ -163,24 +165,41 @@ def measure(app: App, devices: tuple[str, ...], device_type: str | None, all_: b
                 say(f"{r.where}: {r.message}")
         if not started or session.interrupted is not None:
             sys.exit(start_exit(results, session, printed=True))
-        from ssdwear.render.timed import progress
-
-        terminal, printed_at = sys.stderr.isatty(), None
-        with progress(enabled=terminal) as bar:
-            last = None
-            for last in measure_mod.poll(session, started, duration, poll, app.sleep, app.monotonic):
-                if terminal:
-                    bar.show(last, duration)
-                elif measure_mod.line_due(last, printed_at):  # cron, nohup, CI: a line every few minutes
-                    printed_at = last.elapsed_minutes
-                    say(measure_mod.progress_line(last, duration))
-        assert last is not None
+        last = _wait(app, session, results, started, duration, poll)
         assessed = session.assess(last.run)
         emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes)
         code = finish(assessed.reports, session, fmt)
         if code == EXIT_OK and any(r.status not in (*STARTED, "skipped") for r in results):
             code = start_exit(results, session, printed=True)
     sys.exit(code)
+
+
+def _wait(app: App, session: Session, results: Sequence[StartResult], started: Devices, duration: float,
+          every: float) -> Poll:
+    """measure's wait: a progress bar on a terminal (drawn at once, then at each poll), else a line every few
+    minutes; the last poll. SIGINT (^C) ends it with exit 130, the resets kept on record (the windows go on)."""
+    from ssdwear.render.timed import progress
+    from ssdwear.run import measure as measure_mod
+    from ssdwear.run.reset import STARTED
+
+    terminal, printed_at, last = sys.stderr.isatty(), None, None
+    try:
+        with progress(enabled=terminal) as bar:
+            if terminal:
+                done = {"reset": "timer reset", "baseline": "baseline stored"}
+                bar.begin([(r.where, done.get(r.status, r.status)) for r in results if r.status in STARTED],
+                          duration, every)
+            for last in measure_mod.poll(session, started, duration, every, app.sleep, app.monotonic):
+                if terminal:
+                    bar.show(last, duration)
+                elif measure_mod.line_due(last, printed_at):  # cron, nohup, CI: a line every few minutes
+                    printed_at = last.elapsed_minutes
+                    say(measure_mod.progress_line(last, duration))
+    except KeyboardInterrupt:
+        fail("interrupted while waiting: each window goes on, its reset or baseline kept on record (`ssdwear "
+             "status` shows how far it is, `ssdwear report` reports it once valid)", EXIT_INTERRUPTED)
+    assert last is not None
+    return last
 
 
 COMMANDS = (start, measure)

@@ -86,3 +86,50 @@ def m002_fine_counters(db: sqlite3.Connection) -> None:
         );
         """
     )
+
+
+@migration
+def m003_alerts(db: sqlite3.Connection) -> None:
+    """`ssdwear notify`'s state (issue 28): the subjects it has met, each alert (a subject and a rule) with its
+    episode, and the events not yet delivered to each channel (at-least-once: a delivery cut off is sent again)."""
+    _run_script(
+        db,
+        """
+        CREATE TABLE alert_subjects (          -- the drives (and redundancy groups) notify has met
+            identity TEXT PRIMARY KEY,         -- a drive's key ('model|serial', 'wwn:...'); 'device:PLACE' for a
+                                               -- drive that was never read at its place; 'group:KIND:NAME'
+            facts TEXT NOT NULL,               -- JSON: what the last run that read it saw
+            seen INTEGER NOT NULL,             -- unix milliseconds of that run
+            unread INTEGER NOT NULL DEFAULT 0, -- runs in a row since then that did not read it
+            retired INTEGER                    -- when another drive was found at its place (no longer looked for)
+        );
+        CREATE TABLE alerts (
+            identity TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            state TEXT NOT NULL,               -- 'firing' or 'resolved'
+            level INTEGER NOT NULL,            -- the thresholds reached (1: the loosest)
+            threshold TEXT,
+            first_fired INTEGER NOT NULL,      -- this episode's firing
+            last_sent INTEGER NOT NULL,        -- its last firing, worse or reminder event
+            times_sent INTEGER NOT NULL,       -- those events, each counted once however often it was delivered
+            acked_until INTEGER,
+            resolved INTEGER,
+            clear_since INTEGER,               -- firing, its condition clear since (resolves after resolve_after)
+            message TEXT NOT NULL,
+            last_event TEXT,                   -- JSON: the last event document (Alertmanager's refresh)
+            PRIMARY KEY (identity, rule)
+        );
+        CREATE TABLE alert_outbox (            -- events not yet delivered, one row per channel
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            channel TEXT NOT NULL,             -- the channel's id (its kind and a hash of its address)
+            key TEXT NOT NULL,
+            event TEXT NOT NULL,               -- JSON: the event document, sent as it was made
+            created INTEGER NOT NULL
+        );
+        CREATE TABLE alert_channels (          -- a channel failing since, said once on stderr
+            channel TEXT PRIMARY KEY,
+            failing_since INTEGER,
+            error TEXT
+        );
+        """
+    )

@@ -211,6 +211,14 @@ class Store:
             raise store_error(self.path, exc, "writing") from None
         return result
 
+    def write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """`fn` in one write transaction, for the store's other modules (alerts.py)."""
+        return self._transaction(fn)
+
+    def read(self, sql: str, args: Sequence[Any]) -> list[Any]:
+        """The rows of one query; a damaged database is a StoreError."""
+        return self._read(sql, args)
+
     def _drive_id(self, db: sqlite3.Connection, drive: DriveId, t: int) -> int:
         key = _key(drive)
         row = db.execute("SELECT id FROM drives WHERE key = ?", (key,)).fetchone()

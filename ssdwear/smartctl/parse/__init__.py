@@ -2,8 +2,9 @@
 
 Two entry points:
 
-* :func:`parse_output` reads what one ``smartctl`` call printed (``-a``/``-x`` text of any version from 6.x to
-  7.5, Windows CRLF and Latin-1 captures included, or ``--json`` output) and returns one ``Snapshot``.
+* :func:`parse_output` reads what one ``smartctl`` call printed (``-a``/``-x`` text of any release from 5.0.11
+  to the current source, each layout pinned by fixtures/formats; Windows CRLF and Latin-1 captures included; or
+  ``--json`` output) and returns one ``Snapshot``.
 * :func:`parse_scan` reads ``smartctl --scan-open`` (text or ``--json=c``) and returns
   ``(device, -d type)`` pairs (:func:`parse_scan_entries`: with the open errors too).
 
@@ -13,8 +14,9 @@ expression is compiled once at import, and text is parsed in one pass over its l
 
 Modules: ``values`` (decoding, numbers, identifiers, times: the values read from untrusted text), ``builder``
 (the snapshot builder both readers fill, with the range checks and power-on-hours rules), ``text`` and
-``text_tables`` (smartctl's text output: the section table and the table rows), ``json_reader`` (JSON output, in
-parts), ``scan`` (``--scan-open``).
+``text_tables`` (smartctl's text output: the section table and the table rows), ``text_words`` (the fixed words and
+line forms of its releases the text reader matches), ``json_reader`` (JSON output, in parts), ``scan``
+(``--scan-open``).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from .builder import Builder
 from .json_reader import parse_json
 from .scan import parse_scan, parse_scan_entries
 from .text import parse_text
+from .text_words import FAILURE_LINES
 from .values import HINT_TEXT, MAX_INPUT_BYTES, decode, source_name
 
-__all__ = ["MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
+__all__ = ["FAILURE_LINES", "MAX_INPUT_BYTES", "parse_output", "parse_scan", "parse_scan_entries"]
 
 _PROMPT_LINES = 3  # lines a typed command may take before the JSON it printed
 

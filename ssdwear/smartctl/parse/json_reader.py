@@ -70,6 +70,9 @@ SCSI_KEYS = {
 # scsi_error_counter_log rows -> ScsiHealth field of their gigabytes_processed.
 SCSI_ERRLOG_BYTES = {"read": "bytes_read", "write": "bytes_written"}
 _SCSI_ERRLOG_ROWS = ("read", "write", "verify")
+# smartctl 7.0 and 7.1 wrote the grown defect list's length in bytes as scsi_grown_defect_list (4 or 8 bytes an
+# element, by the list's format): smartmontools commit ab07de4d2, "Fix JSON value 'scsi_grown_defect_list'", 7.2
+_DEFECT_BYTES_VERSIONS = frozenset({"7.0", "7.1"})
 _JSON_FAIL = {"": "", "now": "FAILING_NOW", "past": "In_the_past"}
 
 
@@ -250,6 +253,11 @@ def _scsi(b: Builder, d: dict[str, Any]) -> None:
         n = jint(d.get(jkey))
         if n is not None:
             b.scsi[field] = n
+    if b.scsi.get("grown_defects") and b.smartctl_version in _DEFECT_BYTES_VERSIONS:
+        del b.scsi["grown_defects"]
+        b.notes.append(f"smartctl {b.smartctl_version}'s scsi_grown_defect_list is the defect list's length in bytes, "
+                       "not its number of elements (fixed in 7.2): the grown defects are not used; the text output "
+                       "(Elements in grown defect list) has the count")
     ecl = jdict(d.get("scsi_error_counter_log"))
     for kind, field in SCSI_ERRLOG_BYTES.items():
         gb = _json_gigabytes(jdict(ecl.get(kind)).get("gigabytes_processed"))

@@ -1,11 +1,13 @@
 """NVMe log pages that smartctl printed as hex dumps (``smartctl -l nvmelog,0xPAGE,0xSIZE``).
 
-smartctl prints a header, ``NVMe Log 0xca (0x0200 bytes)``, then ``dStrHex``'s lines: the offset in hex, up to
-16 bytes as two hex digits each, and an ASCII column from column 60 that may hold anything printable (spaces and
-hex-looking letters too). A row is read as its offset and exactly as many byte cells as the header leaves for it
-(16, fewer on the last line), so the ASCII column is never read as bytes. A page is kept only when every row is
-in sequence and it has exactly the header's size; a damaged or cut-off dump is a note, never a guess. JSON output
-has no key for the dump: only ``--json=co`` carries it, as these same lines in ``smartctl.output``.
+smartctl prints a header, ``NVMe Log 0xca (0x0200 bytes)`` (6.5 to 7.4) or ``NVMe Log 0xca (NSID 0xffffffff,
+0x0200 bytes)`` (7.5 on: the namespace the page was read for, smartmontools nvmeprint.cpp), then ``dStrHex``'s
+lines: the offset in hex, up to 16 bytes as two hex digits each, and an ASCII column from column 60 that may hold
+anything printable (spaces and hex-looking letters too; up to 7.3 a line's trailing blanks are cut). A row is read
+as its offset and exactly as many byte cells as the header leaves for it (16, fewer on the last line), so the
+ASCII column is never read as bytes. A page is kept only when every row is in sequence and it has exactly the
+header's size; a damaged or cut-off dump is a note, never a guess. JSON output has no key for the dump: only
+``--json=co`` carries it, as these same lines in ``smartctl.output``.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-HEADER = re.compile(r"NVMe Log 0x([0-9a-fA-F]{2}) \(0x([0-9a-fA-F]{1,5}) bytes\)$")
+HEADER = re.compile(r"NVMe Log 0x([0-9a-fA-F]{2}) \((?:NSID 0x[0-9a-fA-F]{1,8}, )?0x([0-9a-fA-F]{1,5}) bytes\)$")
 MAX_LOG_BYTES = 0x4000  # the most smartctl reads (smartctl.8: SIZE from 0x4 to 0x4000)
 MAX_DUMPS = 16  # pages kept from one output; smartctl prints one per -l nvmelog option
 _OFFSET = re.compile(r"[0-9a-fA-F]{2,4}")

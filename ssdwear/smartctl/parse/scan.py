@@ -13,6 +13,9 @@ from ssdwear.model.records import ScanEntry
 from .values import clean_str, decode, jdict, jlist, visible_json
 
 _SCAN_FAILED_RE = re.compile(r"#\s*(\S+)(?:\s+-d\s+(\S+))?\s+#.*?open failed:\s*(.*)")
+# smartctl 5.40, the first --scan-open: 'INFO_NAME -d TYPE [PROTOCOL] (opened)' or '(open failed: REASON)', where the
+# info name may carry its own bracket ('/dev/sda [SAT]'); from 5.41 the lines smartd.conf takes (below)
+_SCAN_5_40_RE = re.compile(r"(\S+)(?: \[[^\]]*\])? -d (\S+) \[[^\]]*\](?: \((?:opened|open failed: (.*))\))?")
 _SCAN_LINE_RE = re.compile(r"(\S+)(?:\s+-d\s+(\S+))?\s*(?:#.*)?")
 _SCAN_NAME_RE = re.compile(r"(?:/\S+|IOService:\S+|[A-Za-z]+[0-9]+\S*)")
 
@@ -73,6 +76,10 @@ def _scan_text(text: str, add: Callable[[ScanEntry], None]) -> None:
             add(ScanEntry(failed.group(1), failed.group(2), failed.group(3).strip()))
             continue
         if not s or s.startswith("#"):
+            continue
+        old = _SCAN_5_40_RE.fullmatch(s)
+        if old is not None:
+            add(ScanEntry(old.group(1), old.group(2), old.group(3).strip() if old.group(3) is not None else None))
             continue
         m = _SCAN_LINE_RE.fullmatch(s)
         if m is None or _SCAN_NAME_RE.fullmatch(m.group(1)) is None:

@@ -1,4 +1,5 @@
-"""Read smartctl's text output (``-a``, ``-x`` and their parts; smartctl 6.x to 7.5) into a Builder.
+"""Read smartctl's text output (``-a``, ``-x`` and their parts; smartctl 5.0.11 to the current source, every
+layout of a line it reads pinned by fixtures/formats) into a Builder.
 
 One pass over the lines. Each stripped, non-blank line is, in this order:
 
@@ -18,12 +19,23 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ssdwear.model.errors import ParseError
 
 from . import nvmelog
 from .builder import Builder
-from .text_tables import attribute_row, devstat_row, errlog_row
+from .text_tables import attribute_row, devstat_row, errlog_row, whole_attribute_row
+from .text_words import (
+    ATA_DEVICE_5_0_RE,
+    ATTR_TABLE_5_0_RE,
+    FAILURE_LINES,
+    MESSAGE_RE,
+    NVME_KEYS,
+    SCSI_DEVICE_LOOSE_RE,
+    SCSI_DEVICE_RE,
+    SMART_5_0_RE,
+)
 from .values import (
     HINT_TEXT,
     attr9_hours,
@@ -38,61 +50,17 @@ from .values import (
     text_wwn,
 )
 
-_BANNER_RE = re.compile(r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9A-Za-z.+-]*)\s+(?:[0-9]{4}-|\[|r[0-9])")
+# 'smartctl 7.3 2022-02-28 r5338 [...]' (5.39 on), 'smartctl version 5.38 [i686-pc-linux-gnu] Copyright ...'
+# (5.33-5.38), 'smartctl version 5.0-11 Copyright (C) 2002 Bruce Allen' (5.0.11-5.31: no platform)
+_BANNER_RE = re.compile(
+    r"smartctl\s+(?:version\s+)?((?:pre-)?[0-9]+\.[0-9]+[0-9A-Za-z.+-]*)\s+(?:[0-9]{4}-|\[|r[0-9]|Copyright\b)"
+)
 _POWER_ON_TIME_RE = re.compile(
     r"Accumulated power on time, hours:minutes\s+([0-9][0-9,.'’\u202f\u00a0]*):([0-9]{1,2})(?![0-9])"
 )
 _DEVSTAT_TABLE_RE = re.compile(r"Device Statistics \((?:GP|SMART|GP/SMART) Log 0x04\)")
 _DEVSTAT_FAILED_RE = re.compile(r"Read Device Statistics .*failed")
 _NAMESPACE_KEY_RE = re.compile(r"namespace [0-9]+ (size/capacity|formatted lba size)")
-_MESSAGE_RE = re.compile(
-    r"(?:Smartctl open device: .*"
-    r"|Smartctl: .*"
-    r"|Device is in .* mode.*"
-    r"|=+> .*"
-    r"|Read Device Identity failed.*"
-    r"|A mandatory SMART command failed.*"
-    r"|SMART support is:\s*Unavailable.*"
-    r"|SMART Disabled\..*"
-    r"|SMART Status not supported.*"
-    r"|SMART Status command failed.*"
-    r"|Warning: .*"
-    r"|Read \S.* failed.*"
-    r"|Please specify device type.*"
-    r"|/dev/\S+: (?:Unknown|Unable|Unsupported|Device).*"
-    r"|Terminate command early.*"
-    r"|No such device.*"
-    r"|Permission denied.*"
-    r"|Device open changed type.*"
-    r")"
-)
-
-# Error lines only smartctl prints: enough to recognise its output even without the banner.
-_SMARTCTL_ERROR_PREFIXES = (
-    "Smartctl open device:",
-    "Smartctl: ",
-    "Device is in ",
-    "=======> ",
-    "Read Device Identity failed",
-    "A mandatory SMART command failed",
-)
-# NVMe SMART/Health log lines: key (lower case, single spaces) -> NvmeHealth field.
-NVME_KEYS = {
-    "critical warning": "critical_warning",
-    "temperature": "temperature_celsius",
-    "available spare": "available_spare",
-    "available spare threshold": "available_spare_threshold",
-    "percentage used": "percentage_used",
-    "data units read": "data_units_read",
-    "data units written": "data_units_written",
-    "host read commands": "host_read_commands",
-    "host write commands": "host_write_commands",
-    "power cycles": "power_cycles",
-    "power on hours": "power_on_hours",
-    "unsafe shutdowns": "unsafe_shutdowns",
-    "media and data integrity errors": "media_errors",
-    "error information log entries": "error_log_entries",
-}
 _NVME_CORE = ("percentage_used", "data_units_written", "power_on_hours", "available_spare")
 # SCSI error counter log rows: row name -> ScsiHealth field of its 'Gigabytes processed' column.
 SCSI_ERRLOG_BYTES = {"read": "bytes_read", "write": "bytes_written"}
@@ -144,7 +112,8 @@ def _start_of(p: TextParser, m: re.Match[str]) -> bool:
 
 
 def _banner(p: TextParser, m: re.Match[str]) -> bool:
-    """'smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.15.0] (local build)': the first one gives the version."""
+    """'smartctl 7.3 2022-02-28 r5338 [x86_64-linux-5.15.0] (local build)' and the older forms of _BANNER_RE: the
+    first one gives the version, as printed ('5.0-11' is release 5.0.11)."""
     if p.banner:
         return False
     p.banner = True
@@ -153,12 +122,31 @@ def _banner(p: TextParser, m: re.Match[str]) -> bool:
 
 
 def _power_on_time(p: TextParser, m: re.Match[str]) -> bool:
-    """SCSI 'Accumulated power on time, hours:minutes 12,345:07' (grouped in some locales)."""
+    """SCSI 'Accumulated power on time, hours:minutes 12,345:07' (grouped in some locales; a SCSI-only line, in the
+    background scan log from 5.37 and in -A from 7.2)."""
+    p.scsi_marker = True
     pm = _POWER_ON_TIME_RE.match(m.string)
     if pm is not None and p.poh_scsi is None:
         hours = grouped_int(pm.group(1))
         if hours is not None:
             p.poh_scsi = hours + int(pm.group(2)) / 60
+    return True
+
+
+def _factory_hours(p: TextParser, m: re.Match[str]) -> bool:
+    """Seagate's and Hitachi's SAS factory log page (vendor page 0x3e), '  number of hours powered up = 7127.12':
+    smartctl prints it for drives whose vendor is SEAGATE, HITACHI, HL-DT-ST or HGST, at least since 6.5 (scsiprint.cpp,
+    scsiPrintSeagateFactoryLPage: the parameter's minutes / 60 as '%.2f', whose decimal mark follows the locale)."""
+    if p.poh_factory is None:
+        p.poh_factory = int(m.group(1)) + int(m.group(2)) / 100
+    return True
+
+
+def _attribute_header(p: TextParser, m: re.Match[str]) -> bool:
+    """'ID# ATTRIBUTE_NAME ...': the brief format (-x, '-f brief': FLAGS ... FAIL) is followed by its '|' legend;
+    the old one (-a, -A: FLAG ... TYPE UPDATED WHEN_FAILED) by a blank line only (smartmontools ataprint.cpp,
+    PrintSmartAttribWithThres), so a saved output may end right after its last row."""
+    p.attr_legend = "WHEN_FAILED" not in m.string.upper()
     return True
 
 
@@ -203,22 +191,27 @@ def _log_row(p: TextParser, s: str) -> bool:
 
 
 def _errlog_line(p: TextParser, s: str) -> bool:
-    """A row of the SCSI error counter log ('read: ...'), or one of the three header lines (they have no ':')."""
-    return errlog_row(p.scsi_gb, p.scsi_unc, s) or ":" not in s
+    """A row of the SCSI error counter log ('read: ...'), or one of the three header lines (they have no ':', but
+    for 5.1.10-5.32's 'delay:       [rereads/ ...')."""
+    return errlog_row(p.scsi_gb, p.scsi_unc, s) or ":" not in s or s.startswith("delay:")
 
 
 # Every section the reader knows, one entry each. The three with table=False are one line long.
 SECTIONS = (
     Section("start", re.compile(r"=== START OF"), _start_of, table=False),
     Section("banner", _BANNER_RE, _banner, table=False),
-    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), rows=_attribute_line,
+    Section("attributes", re.compile(r"ID#.*ATTRIBUTE_NAME", re.DOTALL), _attribute_header, rows=_attribute_line,
             cut_note="output ends inside the SMART attribute table (truncated?)"),
+    # smartctl 5.0-5.0.10's table: it ends with its last row (no legend, no blank line), so a cut is not seen
+    Section("attributes", ATTR_TABLE_5_0_RE, rows=_attribute_line),
     Section("devstats", re.compile(r"Device Statistics \("), _devstat_header, rows=_devstat_line, through_blanks=True,
             cut_note="output ends inside the Device Statistics table (truncated?)"),
     # 'SMART/Health Information (NVMe Log 0x02)': its 'Key: value' lines are read with NVME_KEYS
     Section("nvme", re.compile(r"SMART/Health Information")),
     Section("errlog", re.compile(r"E(?i:rror counter log)"), rows=_errlog_line),
     Section("power_on_time", re.compile(r"Accumulated power on time"), _power_on_time, table=False),
+    Section("factory_hours", re.compile(r"number of hours powered up\s*=\s*([0-9]{1,9})[.,]([0-9]{2})$"),
+            _factory_hours, table=False),
     Section("nvmelog", nvmelog.HEADER, _log_page, rows=_log_row),
 )
 
@@ -247,6 +240,7 @@ class TextParser:
         self.last_table: Section | None = None  # table the last non-blank line arrived in (truncation check)
         self.seen: set[str] = set()  # names of the tables whose header was read
         self.ended: set[str] = set()  # names of the tables whose end was read (legend, or a read failure)
+        self.attr_legend = True  # the attribute table is in the brief format, which ends with a legend
         self.banner = False
         self.sections = 0
         self.info_section = False
@@ -260,7 +254,8 @@ class TextParser:
         self.total_nvm_capacity: int | None = None
         self.namespace_capacity: int | None = None
         self.user_capacity: int | None = None
-        self.poh_scsi: float | None = None
+        self.poh_scsi: float | None = None  # SCSI background scan results: 'Accumulated power on time'
+        self.poh_factory: float | None = None  # Seagate/Hitachi factory page: 'number of hours powered up'
         self.scsi_gb: dict[str, int] = {}
         self.scsi_unc: dict[str, int] = {}
         self.dumps = nvmelog.Dumps()
@@ -295,14 +290,15 @@ class TextParser:
     def _other_line(self, s: str) -> None:
         """A line that is neither a table row nor a section header: a smartctl message or a 'Key: value'."""
         b = self.b
-        if _MESSAGE_RE.match(s) is not None:
+        if MESSAGE_RE.match(s) is not None:
             b.add_message(s)
-            if s.startswith(_SMARTCTL_ERROR_PREFIXES):
+            if s.startswith(FAILURE_LINES):
                 self.smartctl_error = True
             if not s.startswith("SMART support is"):
                 return
         key, sep, value = s.partition(":")
         if not sep:
+            self._smart_5_0(s)
             return
         k = " ".join(key.split()).lower()
         handler = _KEYS.get(k)
@@ -415,6 +411,35 @@ class TextParser:
         elif word.startswith("FAILED"):
             self.b.smart_passed = False
 
+    def _device(self, v: str) -> None:
+        """'Device:' of smartctl 5.0-5.0.7 for ATA ('Device: MODEL  Supports ATA Version 7'), of 5.0-5.40 for SCSI
+        ('Device: VENDOR   PRODUCT          Version: REV', the INQUIRY fields as they are)."""
+        ata = ATA_DEVICE_5_0_RE.fullmatch(v.strip())
+        if ata is not None:
+            self._device_model(ata.group(1))
+            return
+        m = SCSI_DEVICE_RE.fullmatch(v.strip(" ")) or SCSI_DEVICE_LOOSE_RE.fullmatch(v.strip())
+        if m is None:
+            return
+        self.scsi_marker = True
+        self._vendor(m.group(1))
+        self._product(m.group(2))
+        self._firmware(m.group(3))
+
+    def _smart_5_0(self, s: str) -> None:
+        """smartctl 5.0-5.0.7: 'Drive supports S.M.A.R.T. and is enabled' (or disabled; or does not support it)."""
+        m = SMART_5_0_RE.fullmatch(s)
+        if m is not None:
+            self.b.smart_available = m.group(1) is not None
+            self.b.smart_enabled = m.group(1) == "enabled" if m.group(1) else None
+
+    def _scsi_sense(self, v: str) -> None:
+        """smartctl 5.0-5.1.12: 'S.M.A.R.T. Sense: Okay!' (5.0), 'Ok!' (5.0.2-5.1.9), 'SMART Sense: Ok!' (5.1.10),
+        else the sense text."""
+        self.scsi_marker = True
+        if v.strip():
+            self.b.smart_passed = v.strip().upper() in ("OK!", "OKAY!")
+
     def _scsi_health(self, v: str) -> None:
         self.scsi_marker = True
         word = v.strip()
@@ -428,6 +453,7 @@ class TextParser:
             self.b.scsi.setdefault("percentage_used", n)
 
     def _grown_defects(self, v: str) -> None:
+        self.scsi_marker = True
         n = grouped_int(v)
         if n is not None:
             self.b.scsi.setdefault("grown_defects", n)
@@ -452,7 +478,7 @@ class TextParser:
         b = self.b
         if "nvme" in self.seen or self.model_number:
             b.interface = "nvme"
-        elif self.device_model or b.attributes:
+        elif self.device_model or b.attributes or b.devstats:  # Device Statistics are ATA's
             b.interface = "ata"
         elif self.scsi_marker or "errlog" in self.seen:
             b.interface = "scsi"
@@ -478,8 +504,8 @@ class TextParser:
             b.power_on_hours = attr9_hours(a9)
         elif b.interface == "nvme" and "power_on_hours" in b.nvme:
             b.power_on_hours = float(b.nvme["power_on_hours"])
-        elif b.interface == "scsi" and self.poh_scsi is not None:
-            b.power_on_hours = self.poh_scsi
+        elif b.interface == "scsi" and (self.poh_scsi is not None or self.poh_factory is not None):
+            b.power_on_hours = self.poh_scsi if self.poh_scsi is not None else self.poh_factory
         a12 = b.attributes.get(12)
         if b.interface == "ata" and a12 is not None:
             b.power_cycles = a12.raw
@@ -490,7 +516,9 @@ class TextParser:
         """Signs of a cut-off capture, each a parse note that also marks the snapshot truncated."""
         b = self.b
         last = self.last_table
-        cut_inside = last.cut_note if last is not None and last.name not in self.ended else None
+        # An old-format attribute table has no end of its own but the blank line a saved output may lack.
+        whole = last is not None and last.name == "attributes" and not self.attr_legend and not b.truncated
+        cut_inside = last.cut_note if last is not None and last.name not in self.ended and not whole else None
         unended = self.seen - self.ended  # a table without rows is complete when its end was read
         cut = [
             (cut_inside is not None, cut_inside or ""),
@@ -536,22 +564,51 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "smart support is": TextParser._smart_support,
     "smart overall-health self-assessment test result": TextParser._ata_health,
     "smart health status": TextParser._scsi_health,
+    "smart sense": TextParser._scsi_sense,
+    "s.m.a.r.t. sense": TextParser._scsi_sense,
+    "device": TextParser._device,
     "percentage used endurance indicator": TextParser._scsi_percentage,
+    "ss media used endurance indicator": TextParser._scsi_percentage,  # smartctl 5.42-6.2's name of it
     "elements in grown defect list": TextParser._grown_defects,
     "transport protocol": TextParser._scsi_marker,
     "physical block size": TextParser._scsi_marker,
 }
 
 
+_DOUBLE_SPACED_MIN = 8  # lines of a paste before its spacing says anything
+
+
+def single_spaced(lines: list[str]) -> list[str] | None:
+    """The lines of a double-spaced paste (a blank line after every line, as some mail and web forms copy text)
+    without the added blank lines; None when the text is not one. Real smartctl output never alternates lines with
+    blank ones all the way through (its banner and copyright lines come one after the other)."""
+    for start in (0, 1):
+        added = lines[start + 1::2]
+        if len(added) >= _DOUBLE_SPACED_MIN and not any(line.strip() for line in added):
+            kept = lines[start::2]
+            if any(a.strip() and b.strip() for a, b in pairwise(kept)):
+                return kept
+    return None
+
+
 def parse_text(text: str, source: str) -> Builder:
     b = Builder(source)
     p = TextParser(b)
     lines = text.splitlines()
+    single = single_spaced(lines)
+    if single is not None:
+        b.notes.append("a double-spaced copy (a blank line after every line): read without the added blank lines")
+        lines = single
+        text = "\n".join(lines) + ("\n" if text.endswith(("\n", "\r")) else "")
     if lines and not text.endswith(("\n", "\r")):
-        # The last line has no line end. Inside a table that is a capture cut mid-row ('228 ... 60' of 6000):
-        # the row is dropped and the output marked truncated. Elsewhere it is only a missing final newline.
+        # The last line has no line end. Inside a table, a line that is not a whole row of it is a capture cut
+        # mid-row ('228 Workload_Minutes 0x0032 100 1'): the row is dropped and the output marked truncated. A
+        # whole attribute row (every field, its raw value's brackets closed) is the row as smartctl printed it:
+        # a saved output lacks only its final newline. Elsewhere it is only a missing final newline.
         p.feed(lines[:-1])
-        if p.table is not None and lines[-1].strip():
+        last = lines[-1].strip()
+        table = p.table.name if p.table is not None else None
+        if table is not None and last and not (table == "attributes" and whole_attribute_row(last)):
             b.notes.append(f"last line {one_line(lines[-1])[:80]!r} has no line end: the capture was cut "
                            "mid-row; the row was dropped")
             b.truncated = True

@@ -20,12 +20,23 @@ _ATTR_BRIEF_RE = re.compile(
     r"([0-9]{1,3})\s+(\S+)\s+([A-Za-z-]{6})\+?\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+"
     r"(-|NOW|Past|now|past)\s+(\S.*)"
 )
-# `-a` / `-f old`: ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE
+# `-a` / `-f old`: ID# ATTRIBUTE_NAME FLAG VALUE WORST THRESH TYPE UPDATED WHEN_FAILED RAW_VALUE (UPDATED from
+# smartctl 5.1.14 on; 5.0.11-5.1.13 print TYPE, then WHEN_FAILED)
 _ATTR_OLD_RE = re.compile(
     r"([0-9]{1,3})\s+(\S+)\s+0x[0-9a-fA-F]{4}\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+([0-9]{1,3}|---)\s+"
-    r"(Pre-fail|Old_age)\s+(Always|Offline)\s+(\S+)\s+(\S.*)"
+    r"(Pre-fail|Old_age)\s+(?:(?:Always|Offline)\s+)?(\S+)\s+(\S.*)"
 )
-_DEVSTAT_RE = re.compile(r"0x([0-9a-fA-F]{2})\s+0x([0-9a-fA-F]{3})\s+[0-9]+\s+(-?[0-9]+|-)\s+([A-Z-]{3,4})\s+(\S.*)")
+# Device Statistics, 6.4 on: `0x01  0x010  4   12345  ---  Power-on Hours`, flags N(ormalized) D(SN) C(ondition)
+# and '+' for reserved ones; the current source adds an informal ' [50.5 TB]' after some names
+# smartctl 5.0-5.0.10: `(  9)Power On Hours          0x0032   100   100   000       12345`, names with blanks
+_ATTR_5_0_RE = re.compile(
+    r"\(\s*([0-9]{1,3})\)(\S.*?)\s+0x([0-9a-fA-F]{4})\s+([0-9]{1,3})\s+([0-9]{1,3})\s+([0-9]{1,3})\s+(\S.*)"
+)
+_DEVSTAT_RE = re.compile(r"0x([0-9a-fA-F]{2})\s+0x([0-9a-fA-F]{3})\s+[0-9]+\s+(-?[0-9]+|-)\s+([A-Z-]{3}\+?)\s+(\S.*)")
+# 5.42-6.3: `  1  0x010  4            12345  Power-on Hours`: decimal page, '+' after the size for unknown flags,
+# '~' after a normalized value (smartmontools ataprint.cpp `%3d  0x%03x  %d%c %15s%c %s`)
+_DEVSTAT_OLD_RE = re.compile(r"([0-9]{1,3})\s+0x([0-9a-fA-F]{3})\s+[0-9]+\+?\s+(-?[0-9]+|-)(~?)\s+(\S.*)")
+_DEVSTAT_INFO_RE = re.compile(r"\s+\[[^\]]*\]$")
 _ERRLOG_ROW_RE = re.compile(r"(read|write|verify):\s*(.*)")
 # Split table columns on ASCII blanks only: U+202F and NBSP are thousands separators, not column gaps.
 _ASCII_WS_RE = re.compile(r"[ \t]+")
@@ -44,13 +55,15 @@ def attribute_row(b: Builder, s: str) -> bool:
         aid, name, flags, value, worst, thresh, fail, raw = m.groups()
         prefail = flags[0] == "P"
         when_failed = _FAIL_TEXT.get(fail, "")
-    else:
-        m = _ATTR_OLD_RE.fullmatch(s)
-        if m is None:
-            return False
-        aid, name, value, worst, thresh, kind, _updated, fail, raw = m.groups()
+    elif (m := _ATTR_OLD_RE.fullmatch(s)) is not None:
+        aid, name, value, worst, thresh, kind, fail, raw = m.groups()
         prefail = kind == "Pre-fail"
         when_failed = "" if fail == "-" else fail
+    elif (m := _ATTR_5_0_RE.fullmatch(s)) is not None:  # no TYPE, no WHEN_FAILED: the flags say pre-fail
+        aid, spaced, flags_hex, value, worst, thresh, raw = m.groups()
+        name, prefail, when_failed = "_".join(spaced.split()), bool(int(flags_hex, 16) & 1), ""
+    else:
+        return False
     attr_id = int(aid)
     if not 0 < attr_id < 256:
         return False
@@ -70,12 +83,26 @@ def attribute_row(b: Builder, s: str) -> bool:
     return True
 
 
+def whole_attribute_row(s: str) -> bool:
+    """A line that is an attribute row with every field, in either format, and no bracket of its raw value left
+    open ('38 (Min/Max 0/6' is cut; a raw value cut between its digits cannot be told from a shorter one)."""
+    m = _ATTR_BRIEF_RE.fullmatch(s) or _ATTR_OLD_RE.fullmatch(s)
+    return m is not None and m.group(m.lastindex or 0).count("(") == m.group(m.lastindex or 0).count(")")
+
+
 def devstat_row(b: Builder, s: str) -> bool:
     m = _DEVSTAT_RE.fullmatch(s)
-    if m is None:
-        return False
-    page_s, offset_s, value_s, flags, name = m.groups()
-    page, offset = int(page_s, 16), int(offset_s, 16)
+    if m is not None:
+        page_s, offset_s, value_s, flags, name = m.groups()
+        page, normalized = int(page_s, 16), "N" in flags
+    else:
+        m = _DEVSTAT_OLD_RE.fullmatch(s)
+        if m is None:
+            return False
+        page_s, offset_s, value_s, tilde, name = m.groups()
+        page, normalized = int(page_s), tilde == "~"
+    offset = int(offset_s, 16)
+    name = _DEVSTAT_INFO_RE.sub("", name)  # 'Logical Sectors Written [50.5 TB]': the name is JSON's
     valid = value_s != "-" and len(value_s) <= MAX_DIGITS
     key = (page, offset)
     if key not in b.devstats:
@@ -85,7 +112,7 @@ def devstat_row(b: Builder, s: str) -> bool:
             name=name.strip(),
             value=int(value_s) if valid else None,
             valid=valid,
-            normalized="N" in flags,
+            normalized=normalized,
         )
     return True
 

@@ -274,11 +274,13 @@ def parse_local_time(text: str, notes: list[str]) -> datetime | None:
 # --------------------------------------------------------------------------------------------------
 # Power-on hours
 
-_HMS_RE = re.compile(r"([0-9]{1,15})h(?:\+([0-9]{1,6})m)?(?:\+([0-9]{1,9}(?:\.[0-9]{0,9})?)s)?")
+# '18924h+45m+31.870s', '740745h+05m' (5.1.2 on); smartctl 5.0's -m printed minutes as '12345 h +  5 m'
+_HMS_RE = re.compile(r"([0-9]{1,15})\s*h(?:\s*\+\s*([0-9]{1,6})\s*m)?(?:\+([0-9]{1,9}(?:\.[0-9]{0,9})?)s)?")
 
 
 def attr9_hours(attr: Attribute) -> float | None:
-    """Hours from attribute 9: '55419', '18850 (8 107 0)', '18924h+45m+31.870s', minute/second variants."""
+    """Hours from attribute 9: '55419', '18850 (8 107 0)', '18924h+45m+31.870s', minute/second variants (and 5.0's
+    '12345 h + 45 m')."""
     m = _HMS_RE.match(attr.raw_string.strip())
     if m is not None:
         hours = float(m.group(1))

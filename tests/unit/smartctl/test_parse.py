@@ -951,10 +951,10 @@ def test_field_maps_name_fields_of_the_health_records() -> None:
     from dataclasses import fields
 
     from ssdwear.model.records import NvmeHealth, ScsiHealth
-    from ssdwear.smartctl.parse import json_reader, text
+    from ssdwear.smartctl.parse import json_reader, text, text_words
 
     nvme = {f.name for f in fields(NvmeHealth)}
-    assert set(text.NVME_KEYS.values()) == nvme
+    assert set(text_words.NVME_KEYS.values()) == nvme
     assert set(json_reader.NVME_KEYS.values()) == nvme
     scsi = {f.name for f in fields(ScsiHealth)}
     for field_map in (text.SCSI_ERRLOG_BYTES, json_reader.SCSI_KEYS, json_reader.SCSI_ERRLOG_BYTES):

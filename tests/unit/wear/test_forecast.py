@@ -34,7 +34,7 @@ def test_one_reading_is_the_lifetime_average_at_the_step_midpoint() -> None:
 
 
 def test_an_indicator_at_zero_is_shrunk_and_never_gets_an_alarming_bound() -> None:
-    p = project([Reading(50, 0, 0.2 * TB)])
+    p = project([Reading(1000, 0, 4 * TB)])  # (before 1,000 h a 0 % indicator is too early to project)
     assert p.percent_per_year < 1 and p.years_remaining_high is None  # could be no wear at all
     assert p.years_remaining_low > 10
 
@@ -149,9 +149,12 @@ def test_too_early_below_the_calibrated_minimum_of_power_on_time() -> None:
     young = [Reading(18, 15, None)]
     assert forecast.rate_forecast(young) is None and wear.forecast_projection(young, 1.0, "", "x", "", 0.8) is None
     assert "too early to project: 15 % used in only 18 power-on hours" in (forecast.too_early(young) or "")
-    # An indicator still at 0 is the population's prior (h0_hours), calibrated for young drives; 1,000 h is old enough.
-    assert forecast.too_early([Reading(18, 0, None)]) is None and forecast.rate_forecast([Reading(18, 0, None)])
+    # An indicator still at 0 that young says as little (issue 26.16); 1,000 h is old enough for both.
+    assert "too early to project: 0 % used in only 66 power-on hours" in (forecast.too_early([Reading(66, 0, None)])
+                                                                          or "")
+    assert forecast.rate_forecast([Reading(66, 0, None)]) is None
     assert forecast.too_early([Reading(1000, 15, None)]) is None
+    assert forecast.too_early([Reading(1000, 0, None)]) is None
     assert forecast.too_early([Reading(500, 2, None), Reading(900, 3, None)]) is not None  # the latest decides
 
 
