@@ -25,26 +25,28 @@ _ssdwear() {
         --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) return ;;
         --workers) return ;;
+        --deadline) return ;;
         --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
         analyze)
             case "$prev" in
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --same-drive --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --same-drive --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur")) ;;
         check)
             case "$prev" in
@@ -63,10 +65,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         completion)
             case "$prev" in
@@ -83,10 +86,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         import)
             case "$prev" in
@@ -96,11 +100,12 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
-            if [ "$(_ssdwear_arguments "$at" '--format|-f|--smartctl|--config|--db|--timeout|--workers|--replay|--fallback-replay')" = 0 ]; then COMPREPLY=($(compgen -W "smartd" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [ "$(_ssdwear_arguments "$at" '--format|-f|--smartctl|--config|--db|--timeout|--workers|--deadline|--replay|--fallback-replay')" = 0 ]; then COMPREPLY=($(compgen -W "smartd" -- "$cur")); return; fi
             COMPREPLY=($(compgen -d -- "$cur")) ;;
         measure)
             case "$prev" in
@@ -114,10 +119,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         notify)
             case "$prev" in
@@ -129,10 +135,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         plan)
             case "$prev" in
@@ -150,25 +157,27 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         report)
             case "$prev" in
             -d|--type) return ;;
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         retire-check)
             case "$prev" in
@@ -180,10 +189,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         sample)
             case "$prev" in
@@ -194,10 +204,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         scan)
             case "$prev" in
@@ -207,10 +218,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         start)
             case "$prev" in
@@ -221,10 +233,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --force --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --force --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         status)
             case "$prev" in
@@ -235,10 +248,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
     esac
 }

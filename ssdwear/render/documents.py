@@ -133,8 +133,8 @@ def start_doc(results: Sequence[StartResult]) -> Doc:
 def import_doc(places: Sequence[str], results: Sequence[Imported]) -> Doc:
     """`import smartd`: the places looked in, and per drive what was imported from where (or why nothing)."""
     return {"places": list(places), "drives": [dict(
-        where=r.where, model=r.model, serial=r.serial, added=r.added, offered=r.offered, summary=r.summary,
-        message=r.message) for r in results]}
+        where=r.where, model=r.model, serial=r.serial, added=r.added, offered=r.offered, present=r.present,
+        rejected=r.rejected, rejected_why=r.rejected_why, summary=r.summary, message=r.message) for r in results]}
 
 
 def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:
