@@ -3,7 +3,8 @@
 # own (the system Python refuses `pip install` since Debian 12, PEP 668 "externally-managed-environment"), with
 # the command linked into /usr/local/bin, where contrib/cron.d-ssdwear and contrib/systemd expect it, the man
 # page in /usr/local/share/man, the shell completions put where bash-completion, zsh and fish look for them, and
-# smartd's mail script (05ssdwear) where Debian's smartd-runner runs it.
+# smartd's mail script (05ssdwear) where Debian's smartd-runner runs it, and the zpool.d script (`zpool status -c
+# ssdwear`) where ZFS looks for it.
 #
 #   sh contrib/install.sh              as root (or through sudo): /opt/ssdwear + /usr/local/bin/ssdwear
 #   sh contrib/install.sh --uninstall  remove every file it wrote and every directory it made, with the same settings
@@ -13,7 +14,8 @@
 # /usr/local/bin), COMPLETIONS=no to skip the completions, and BASH_COMPLETION_DIR,
 # ZSH_COMPLETION_DIR, FISH_COMPLETION_DIR to put them elsewhere, SMARTD_RUN_D (default /etc/smartmontools/run.d:
 # where Debian's smartd-runner runs its mail scripts; the script goes there only when that directory exists) or
-# SMARTD_RUN_D=no to leave it out. Running it again upgrades in place. Every
+# SMARTD_RUN_D=no to leave it out, ZPOOL_D (default /etc/zfs/zpool.d, only when it exists; ZPOOL_D=no to leave it
+# out). Running it again upgrades in place. Every
 # directory setting must be an absolute path. The package is built from a clean copy of this checkout, and the
 # command is run once, through the link, before "installed" is said. What it wrote and the directories it made
 # are listed in PREFIX/installed-files, which --uninstall reads (with the paths the settings name). A file that a
@@ -36,11 +38,11 @@ fi
 # A relative directory would be taken from wherever install.sh was started, and the link in BINDIR would point
 # nowhere (a symbolic link's relative target is read from the link's own directory): refused, as autoconf's
 # configure refuses a relative --prefix, rather than guessed.
-for setting in PREFIX BINDIR MANDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR SMARTD_RUN_D; do
+for setting in PREFIX BINDIR MANDIR BASH_COMPLETION_DIR ZSH_COMPLETION_DIR FISH_COMPLETION_DIR SMARTD_RUN_D ZPOOL_D; do
     eval "value=\${$setting:-}"
     case "$value" in
         ""|/*) ;;
-        no) [ "$setting" = SMARTD_RUN_D ] || { echo "install.sh: $setting must be an absolute path, got 'no'" >&2; exit 1; } ;;
+        no) [ "$setting" = SMARTD_RUN_D ] || [ "$setting" = ZPOOL_D ] || { echo "install.sh: $setting must be an absolute path, got 'no'" >&2; exit 1; } ;;
         *) echo "install.sh: $setting must be an absolute path, got '$value': the command, cron and systemd must not depend on the directory install.sh ran in (e.g. $setting=$(pwd)/$value)" >&2
            exit 1;;
     esac
@@ -53,6 +55,7 @@ BASH_DIR=${BASH_COMPLETION_DIR:-/usr/share/bash-completion/completions}
 ZSH_DIR=${ZSH_COMPLETION_DIR:-/usr/local/share/zsh/site-functions}
 FISH_DIR=${FISH_COMPLETION_DIR:-/usr/share/fish/vendor_completions.d}
 SMARTD_RUN_D=${SMARTD_RUN_D:-/etc/smartmontools/run.d}
+ZPOOL_D=${ZPOOL_D:-/etc/zfs/zpool.d}
 RECORD=$PREFIX/installed-files
 made=""  # "file PATH" and "dir PATH" lines: what this run wrote and made, added to RECORD at the end
 
@@ -65,6 +68,7 @@ settings_files() {  # the files the settings name: what an install writes (besid
     printf '%s\n' "$BINDIR/ssdwear" "$MANDIR/man1/ssdwear.1" "$BASH_DIR/ssdwear" "$ZSH_DIR/_ssdwear" \
         "$FISH_DIR/ssdwear.fish"
     [ "$SMARTD_RUN_D" = no ] || printf '%s\n' "$SMARTD_RUN_D/05ssdwear"
+    [ "$ZPOOL_D" = no ] || printf '%s\n' "$ZPOOL_D/ssdwear"
 }
 
 make_dir() {  # DIR: mkdir -p, remembering each directory it creates
@@ -123,7 +127,10 @@ uninstall() {
         fi
     done
     if [ -s "$listed.done" ]; then
-        echo "uninstalled; kept: the history and the config ssdwear itself wrote (/var/lib/ssdwear, /etc/ssdwear)"
+        kept=""
+        for d in /var/lib/ssdwear /etc/ssdwear; do [ ! -e "$d" ] || kept="$kept${kept:+, }$d"; done
+        if [ -n "$kept" ]; then echo "uninstalled; kept: what ssdwear itself wrote, its history and config ($kept)"
+        else echo "uninstalled"; fi
     else
         echo "install.sh: nothing of ssdwear's to remove (PREFIX=$PREFIX, BINDIR=$BINDIR)"
     fi
@@ -194,6 +201,14 @@ fi
 if [ "$SMARTD_RUN_D" != no ] && [ -d "$SMARTD_RUN_D" ]; then
     if put "$here/contrib/smartd/run.d-ssdwear" "$SMARTD_RUN_D/05ssdwear" 755; then
         echo "smartd mail script: $SMARTD_RUN_D/05ssdwear (chmod -x it to turn it off)"
+    fi
+fi
+
+# ZFS (zfsutils: /etc/zfs/zpool.d): `zpool status -c ssdwear` shows each leaf's wear from the last textfile. Only
+# where the directory exists.
+if [ "$ZPOOL_D" != no ] && [ -d "$ZPOOL_D" ]; then
+    if put "$here/contrib/zfs/ssdwear" "$ZPOOL_D/ssdwear" 755; then
+        echo "zpool.d script: $ZPOOL_D/ssdwear (zpool status -c ssdwear)"
     fi
 fi
 

@@ -50,6 +50,9 @@ UNITS = ROOT / "contrib" / "systemd"
 # script must come before it to add to the mail.
 SMARTD_RUN_D = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
 SMARTD_RUN_D_NAME = "05ssdwear"  # the name contrib/install.sh gives it too
+# The zpool.d script (`zpool status -c ssdwear`): /etc/zfs/zpool.d/ssdwear, where zpool looks and where
+# contrib/install.sh puts it too (a conffile: chmod -x turns it off and the change survives upgrades).
+ZPOOL_D = ROOT / "contrib" / "zfs" / "ssdwear"
 LAUNCHER = """#!/usr/bin/python3 -I
 # ssdwear, from the Debian package: the program and pySMART live in /{private}.
 import sys
@@ -179,11 +182,11 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
         (units / unit.name).write_text(text)
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
-    if SMARTD_RUN_D.is_file():
-        run_d = root / "etc" / "smartmontools" / "run.d" / SMARTD_RUN_D_NAME
-        run_d.parent.mkdir(parents=True)
-        shutil.copy(SMARTD_RUN_D, run_d)
-        run_d.chmod(0o755)
+    for script, installed in ((SMARTD_RUN_D, root / "etc" / "smartmontools" / "run.d" / SMARTD_RUN_D_NAME),
+                              (ZPOOL_D, root / "etc" / "zfs" / "zpool.d" / "ssdwear")):
+        installed.parent.mkdir(parents=True)
+        shutil.copy(script, installed)
+        installed.chmod(0o755)
     for name in ("README.md", "CHANGELOG.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "docs", src / "docs")

@@ -63,9 +63,10 @@ def test_the_package_is_named_after_the_version_and_holds_what_the_issue_lists(d
                  "/usr/share/doc/ssdwear/copyright", "/usr/share/doc/ssdwear/changelog.Debian.gz",
                  "/usr/share/doc/ssdwear/changelog.gz", "/usr/share/ssdwear/ssdwear/__init__.py",
                  "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py",
-                 "/etc/smartmontools/run.d/05ssdwear"):
+                 "/etc/smartmontools/run.d/05ssdwear", "/etc/zfs/zpool.d/ssdwear"):
         assert path in files, path
     assert files["/usr/bin/ssdwear"] == files["/etc/smartmontools/run.d/05ssdwear"] == "-rwxr-xr-x"
+    assert files["/etc/zfs/zpool.d/ssdwear"] == "-rwxr-xr-x"
     # the README and the docs/ pages it links, beside each other as in the source (dh_compress may gzip them)
     for page in ("README.md", "docs/README.md", "docs/exit-codes.md", "docs/security.md"):
         assert {f"/usr/share/doc/ssdwear/{page}", f"/usr/share/doc/ssdwear/{page}.gz"} & set(files), page
@@ -87,7 +88,7 @@ def test_the_control_fields(deb: Path) -> None:
     conffiles = subprocess.run(["dpkg-deb", "--info", str(deb), "conffiles"], capture_output=True, text=True,
                                check=True).stdout.split()
     assert sorted(conffiles) == ["/etc/cron.d/ssdwear", "/etc/smartmontools/run.d/05ssdwear",
-                                 "/etc/ssdwear/config.yaml"]
+                                 "/etc/ssdwear/config.yaml", "/etc/zfs/zpool.d/ssdwear"]
 
 
 def test_the_copyright_file_names_both_licences(deb: Path, tmp_path: Path) -> None:
@@ -359,7 +360,8 @@ def test_after_apt_get_remove_the_kept_cron_line_runs_nothing(guest: Path) -> No
     /usr/bin/ssdwear every hour (exit 127, a mail each time). Run as cron runs it (sh -c): installed it samples,
     removed it says nothing. The checkout's cron file, once install.sh --uninstall removed the command, likewise."""
     assert (guest / "conffiles").read_text().split()[0::2] == sorted(
-        ["/etc/cron.d/ssdwear", "/etc/smartmontools/run.d/05ssdwear", "/etc/ssdwear/config.yaml"])
+        ["/etc/cron.d/ssdwear", "/etc/smartmontools/run.d/05ssdwear", "/etc/ssdwear/config.yaml",
+         "/etc/zfs/zpool.d/ssdwear"])
     rc, stdout, stderr = out(guest, "cron_installed")  # the VM's QEMU disk, read by the real smartctl
     assert (rc, stdout) == (0, ""), stderr
     assert out(guest, "remove")[0] == 0

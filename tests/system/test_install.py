@@ -33,6 +33,7 @@ def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_pat
            "BASH_COMPLETION_DIR": str(tmp_path / "bash"), "ZSH_COMPLETION_DIR": str(tmp_path / "zsh"),
            "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "MANDIR": str(tmp_path / "man"),
            "SMARTD_RUN_D": str(tmp_path / "run.d"),  # made below: never the machine's /etc/smartmontools/run.d
+           "ZPOOL_D": "no",
            "PATH": f"{bindir}:{os.environ['PATH']}",
            "SSDWEAR_DB": str(tmp_path / "history.db")}
     env.pop("VIRTUAL_ENV", None)
@@ -83,7 +84,7 @@ def _install(checkout: Path, tmp_path: Path, **settings: str) -> subprocess.Comp
     """contrib/install.sh of `checkout`, into a prefix and bin directory under tmp_path, without completions."""
     env = {**os.environ, "PREFIX": str(tmp_path / "opt" / "ssdwear"), "BINDIR": str(tmp_path / "bin"),
            "PYTHON": require("/usr/bin/python3"), "COMPLETIONS": "no", "MANDIR": str(tmp_path / "man"),
-           "SMARTD_RUN_D": "no", **settings}
+           "SMARTD_RUN_D": "no", "ZPOOL_D": "no", **settings}
     env.pop("VIRTUAL_ENV", None)
     return subprocess.run(["sh", str(checkout / "contrib" / "install.sh")], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
@@ -185,16 +186,18 @@ def _tree(top: Path) -> dict[str, tuple[str, bytes | str]]:
 
 def _every_setting(tmp_path: Path) -> dict[str, str]:
     """Each directory setting, in folders that do not exist yet (install.sh makes them; --uninstall removes them
-    again), and a run.d that exists, as smartmontools' does, with its 10mail."""
+    again), a run.d that exists, as smartmontools' does, with its 10mail, and ZFS's zpool.d."""
     machine = tmp_path / "machine"
     (machine / "etc" / "smartmontools" / "run.d").mkdir(parents=True)
+    (machine / "etc" / "zfs" / "zpool.d").mkdir(parents=True)
     (machine / "etc" / "smartmontools" / "run.d" / "10mail").write_text("#!/bin/sh\n")
     (machine / "usr" / "local").mkdir(parents=True)
     return {"PREFIX": f"{machine}/opt/ssdwear", "BINDIR": f"{machine}/usr/local/bin",
             "MANDIR": f"{machine}/usr/local/share/man", "BASH_COMPLETION_DIR": f"{machine}/bash/completions",
             "ZSH_COMPLETION_DIR": f"{machine}/usr/local/share/zsh/site-functions",
             "FISH_COMPLETION_DIR": f"{machine}/fish/vendor_completions.d",
-            "SMARTD_RUN_D": f"{machine}/etc/smartmontools/run.d", "COMPLETIONS": "yes"}
+            "SMARTD_RUN_D": f"{machine}/etc/smartmontools/run.d", "ZPOOL_D": f"{machine}/etc/zfs/zpool.d",
+            "COMPLETIONS": "yes"}
 
 
 def _uninstall(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
@@ -215,8 +218,11 @@ def test_uninstall_removes_every_file_install_wrote_and_every_folder_it_made(tmp
         assert proc.returncode == 0, proc.stderr[-2000:]
     written = {f"{settings['BINDIR']}/ssdwear", f"{settings['MANDIR']}/man1/ssdwear.1",
                f"{settings['BASH_COMPLETION_DIR']}/ssdwear", f"{settings['ZSH_COMPLETION_DIR']}/_ssdwear",
-               f"{settings['FISH_COMPLETION_DIR']}/ssdwear.fish", f"{settings['SMARTD_RUN_D']}/05ssdwear"}
+               f"{settings['FISH_COMPLETION_DIR']}/ssdwear.fish", f"{settings['SMARTD_RUN_D']}/05ssdwear",
+               f"{settings['ZPOOL_D']}/ssdwear"}
     assert all(os.path.lexists(path) for path in written)
+    zpool = Path(settings["ZPOOL_D"]) / "ssdwear"
+    assert zpool.read_bytes() == (ROOT / "contrib" / "zfs" / "ssdwear").read_bytes() and os.access(zpool, os.X_OK)
     assert proc.stdout.rstrip().endswith("to remove it: sh contrib/install.sh --uninstall (with the same settings)")
     record = (Path(settings["PREFIX"]) / "installed-files").read_text().splitlines()
     assert {line.split(" ", 1)[1] for line in record if line.startswith("file ")} == written
@@ -225,7 +231,9 @@ def test_uninstall_removes_every_file_install_wrote_and_every_folder_it_made(tmp
     assert (removal.returncode, removal.stderr) == (0, ""), removal.stderr
     said = removal.stdout.splitlines()
     assert {f"removed: {path}" for path in written} | {f"removed: {settings['PREFIX']}"} <= set(said)
-    assert said[-1].startswith("uninstalled; kept: the history and the config")
+    kept = [d for d in ("/var/lib/ssdwear", "/etc/ssdwear") if os.path.lexists(d)]  # what ssdwear wrote: never removed
+    assert said[-1] == (f"uninstalled; kept: what ssdwear itself wrote, its history and config ({', '.join(kept)})"
+                        if kept else "uninstalled")
     assert _tree(machine) == before
     again = _uninstall(tmp_path, **settings)
     assert again.returncode == 0 and again.stdout.startswith("install.sh: nothing of ssdwear's to remove")
