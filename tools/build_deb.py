@@ -151,7 +151,8 @@ def debian_dir(src: Path, wheel: Path, version: str, depends: list[str], pysmart
     for template in ("control.in", "copyright.in"):
         (debian / template).unlink()
     (debian / "ssdwear.docs").write_text("README.md\ndocs\n")  # the README links docs/*.md
-    (debian / "ssdwear.examples").write_text("contrib/grafana/ssdwear.json\ncontrib/prometheus/ssdwear-alerts.yml\n")
+    (debian / "ssdwear.examples").write_text("contrib/grafana/ssdwear.json\ncontrib/prometheus/ssdwear-alerts.yml\n"
+                                               "contrib/prometheus/ssdwear-fleet.yml\n")
 
 
 def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[str, list[str]]]:

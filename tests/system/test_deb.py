@@ -63,7 +63,9 @@ def test_the_package_is_named_after_the_version_and_holds_what_the_issue_lists(d
                  "/usr/share/doc/ssdwear/copyright", "/usr/share/doc/ssdwear/changelog.Debian.gz",
                  "/usr/share/doc/ssdwear/changelog.gz", "/usr/share/ssdwear/ssdwear/__init__.py",
                  "/usr/share/ssdwear/ssdwear/drives/ratings.json", "/usr/share/ssdwear/pySMART/__init__.py",
-                 "/etc/smartmontools/run.d/05ssdwear", "/etc/zfs/zpool.d/ssdwear"):
+                 "/etc/smartmontools/run.d/05ssdwear", "/etc/zfs/zpool.d/ssdwear",
+                 "/usr/share/doc/ssdwear/examples/ssdwear-alerts.yml",
+                 "/usr/share/doc/ssdwear/examples/ssdwear-fleet.yml"):
         assert path in files, path
     assert files["/usr/bin/ssdwear"] == files["/etc/smartmontools/run.d/05ssdwear"] == "-rwxr-xr-x"
     assert files["/etc/zfs/zpool.d/ssdwear"] == "-rwxr-xr-x"
