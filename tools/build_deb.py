@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_zipapp import PIP, PURE, build_wheel, entry_point, project, requirements
+from build_zipapp import PIP, PURE, build_wheel, entry_point, missing_module, project, requirements, run_checked
 
 ROOT = Path(__file__).resolve().parent.parent
 DEBIAN = ROOT / "contrib" / "debian"
@@ -50,6 +50,9 @@ UNITS = ROOT / "contrib" / "systemd"
 # script must come before it to add to the mail.
 SMARTD_RUN_D = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
 SMARTD_RUN_D_NAME = "05ssdwear"  # the name contrib/install.sh gives it too
+# The zpool.d script (`zpool status -c ssdwear`): /etc/zfs/zpool.d/ssdwear, where zpool looks and where
+# contrib/install.sh puts it too (a conffile: chmod -x turns it off and the change survives upgrades).
+ZPOOL_D = ROOT / "contrib" / "zfs" / "ssdwear"
 LAUNCHER = """#!/usr/bin/python3 -I
 # ssdwear, from the Debian package: the program and pySMART live in /{private}.
 import sys
@@ -148,7 +151,8 @@ def debian_dir(src: Path, wheel: Path, version: str, depends: list[str], pysmart
     for template in ("control.in", "copyright.in"):
         (debian / template).unlink()
     (debian / "ssdwear.docs").write_text("README.md\ndocs\n")  # the README links docs/*.md
-    (debian / "ssdwear.examples").write_text("contrib/grafana/ssdwear.json\ncontrib/prometheus/ssdwear-alerts.yml\n")
+    (debian / "ssdwear.examples").write_text("contrib/grafana/ssdwear.json\ncontrib/prometheus/ssdwear-alerts.yml\n"
+                                               "contrib/prometheus/ssdwear-fleet.yml\n")
 
 
 def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[str, list[str]]]:
@@ -173,17 +177,17 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
     for unit in sorted(UNITS.glob("ssdwear-*")):
         text = unit.read_text()
         if unit.suffix == ".service":
-            if text.count("/usr/local/bin/ssdwear ") != 1:
+            if text.count("ExecStart=/usr/local/bin/ssdwear ") != 1:
                 raise SystemExit(f"build_deb: {unit} does not run /usr/local/bin/ssdwear once")
-            text = text.replace("/usr/local/bin/ssdwear ", "/usr/bin/ssdwear ")
+            text = text.replace("/usr/local/bin/ssdwear", "/usr/bin/ssdwear")  # ExecStart and its condition
         (units / unit.name).write_text(text)
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
-    if SMARTD_RUN_D.is_file():
-        run_d = root / "etc" / "smartmontools" / "run.d" / SMARTD_RUN_D_NAME
-        run_d.parent.mkdir(parents=True)
-        shutil.copy(SMARTD_RUN_D, run_d)
-        run_d.chmod(0o755)
+    for script, installed in ((SMARTD_RUN_D, root / "etc" / "smartmontools" / "run.d" / SMARTD_RUN_D_NAME),
+                              (ZPOOL_D, root / "etc" / "zfs" / "zpool.d" / "ssdwear")):
+        installed.parent.mkdir(parents=True)
+        shutil.copy(script, installed)
+        installed.chmod(0o755)
     for name in ("README.md", "CHANGELOG.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     shutil.copytree(ROOT / "docs", src / "docs")
@@ -219,11 +223,16 @@ def main() -> None:
         if shutil.which(tool) is None:
             raise SystemExit(f"build_deb: {tool} not found: apt-get install debhelper dh-python "
                              "(sh contrib/install-deps.sh --test installs them)")
+    if (missing := missing_module("build_deb", args.wheel is not None)) is not None:
+        raise SystemExit(missing)
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
-        wheel = args.wheel or build_wheel(Path(tmp))
-        deb = build(wheel.resolve(), args.out.resolve())
-    print(f"wrote {deb}")
+
+    def make() -> Path:
+        with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
+            wheel = args.wheel or build_wheel(Path(tmp))
+            return build(wheel.resolve(), args.out.resolve())
+
+    print(f"wrote {run_checked('build_deb', make)}")
 
 
 if __name__ == "__main__":
