@@ -322,7 +322,7 @@ def import_(app: App, what: str, place: str | None, fmt: str) -> None:
     from ssdwear.render.documents import import_doc
     from ssdwear.run.smartd import import_logs
 
-    with reading(app, fallback=False) as (session, targets):
+    with reading(app, fallback=False, lock=True) as (session, targets):  # it stores samples: one run at a time
         places = [place] if place else list(session.attrlog_places) or prefixes(session.config.smartd_attrlog)
         session.store_wanted()  # no database to store in: said before any drive is read
         if not targets:
