@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 
+from ssdwear.model.counts import count_text
 from ssdwear.model.groups import BlockDevice, Discovery, FoundGroup, Group, GroupMember, MatchedBy
 from ssdwear.model.records import DriveReport
 from ssdwear.wear.calendar import on_calendar
@@ -169,7 +170,7 @@ def conclude(found: FoundGroup, members: Sequence[GroupMember]) -> Group:
     notes = list(found.notes) + [m.note for m in members if m.note]
     lost = lost_low = None
     if tolerates is not None and tolerates < 0:
-        notes.append(f"{missing} member(s) missing or failed: more than the {found.tolerates} it survives")
+        notes.append(f"{count_text(missing, 'member')} missing or failed: more than the {found.tolerates} it survives")
     elif tolerates is not None:
         unknown = [m.member for m in working if not m.projected]
         if unknown:

@@ -22,6 +22,7 @@ from ssdwear.assess.verdict import UNKNOWN, judge
 from ssdwear.host.channels import Channel, DeliveryFailed, deliver, ping, post_alerts
 from ssdwear.host.notify_config import NotifySettings
 from ssdwear.host.store import alerts as alert_store
+from ssdwear.model.counts import count_text
 from ssdwear.model.errors import HistoryOff, SsdwearError
 from ssdwear.model.groups import Group
 from ssdwear.model.records import DriveId, DriveReport
@@ -67,7 +68,7 @@ def group_facts(g: Group, host: str | None) -> GroupFacts:
     run (a working member whose drive was not read, more members gone than it survives): then its alerts hold."""
     working = [m for m in g.members if m.working]
     unread = next((m.note or f"{m.member}: its drive was not read" for m in working if m.report is None), None)
-    error = f"{g.missing} member(s) missing or failed: more than it survives" if g.failed else unread
+    error = f"{count_text(g.missing, 'member')} missing or failed: more than it survives" if g.failed else unread
     members = tuple(m.member if m.report is None else m.report.serial or m.report.wwn or m.member for m in g.members)
     projected = g.tolerates is not None and bool(working) and all(m.projected for m in working)
     return GroupFacts(f"group:{g.key}", g.name, g.kind, g.level, host, members, g.redundancy_lost_at,

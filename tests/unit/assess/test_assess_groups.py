@@ -144,7 +144,7 @@ def test_notify_judges_a_group_only_when_it_knows_every_working_member() -> None
     assert unread.error == "/dev/sdb: no drive that smartctl read was found under it" and not unread.projected
     assert not group_of([a, b], working=(True, False)).failed  # one of two gone: it survives that
     dead = group_facts(group_of([a, b, drive("C", 3.0, 5.0, "/dev/sdc")], working=(True, False, False)), None)
-    assert dead.error == "2 member(s) missing or failed: more than it survives"
+    assert dead.error == "2 members missing or failed: more than it survives"
 
 
 def test_group_keys_are_stable() -> None:
