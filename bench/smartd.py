@@ -40,7 +40,6 @@ OTHERS = [(1, 100, 0), (5, 100, 0), (12, 99, 41), (170, 100, 0), (171, 100, 0), 
 CHILD = r"""
 import json, os, sys, time, tracemalloc
 from datetime import datetime, timedelta, timezone
-sys.path.insert(0, sys.argv[1])
 from ssdwear.run.smartd import drive_log
 from ssdwear.smartctl.parse import parse_output
 
@@ -51,19 +50,19 @@ def status(field):
                 return int(line.split()[1])
 
 from dataclasses import replace
-live = parse_output(open(sys.argv[2], "rb").read(), "/dev/sda")
-poh = int(sys.argv[6])  # the drive as old as the log: power-on hours now, in attribute 9 too
+live = parse_output(open(sys.argv[1], "rb").read(), "/dev/sda")
+poh = int(sys.argv[5])  # the drive as old as the log: power-on hours now, in attribute 9 too
 live = replace(live, power_on_hours=float(poh),
                attributes={**live.attributes, 9: replace(live.attributes[9], raw=poh, raw_string=str(poh))})
-now = datetime.fromisoformat(sys.argv[4])
-since = None if sys.argv[5] == "import" else now - timedelta(days=30)
+now = datetime.fromisoformat(sys.argv[3])
+since = None if sys.argv[4] == "import" else now - timedelta(days=30)
 before = status("VmRSS")
 began = time.perf_counter()
-log, notes = drive_log([sys.argv[3]], live, since, now)
+log, notes = drive_log([sys.argv[2]], live, since, now)
 seconds = time.perf_counter() - began
 hwm = status("VmHWM")
 tracemalloc.start()  # again, to see Python's own allocations (tracing slows it: not timed)
-drive_log([sys.argv[3]], live, since, now)
+drive_log([sys.argv[2]], live, since, now)
 peak = tracemalloc.get_traced_memory()[1]
 tracemalloc.stop()
 print(json.dumps({"seconds": seconds, "traced_peak": peak, "rss_over": (hwm - before) * 1024,
@@ -86,9 +85,10 @@ def write_log(path: Path, years: int) -> int:
 
 
 def measure(prefix: Path, way: str) -> dict:
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(LIVE), str(prefix), NOW.isoformat(), way,
-                           str(POH_NOW)],
-                          capture_output=True, text=True, check=True, env={"TZ": "UTC", "PATH": "/usr/bin:/bin"})
+    # python -c puts its working directory first on sys.path: the checkout's ssdwear, whatever is installed
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(LIVE), str(prefix), NOW.isoformat(), way, str(POH_NOW)],
+                          capture_output=True, text=True, check=True, cwd=ROOT,
+                          env={"TZ": "UTC", "PATH": "/usr/bin:/bin"})
     result: dict = json.loads(proc.stdout)
     return result
 

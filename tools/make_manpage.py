@@ -73,6 +73,8 @@ def options(command: click.Command, ctx: click.Context) -> list[str]:
         if record is None:  # hidden: the global options, listed once
             continue
         names, help_text = record
+        if isinstance(param, click.Argument) and not help_text:  # click 8.5 lists arguments too: the usage has them
+            continue
         out.append(".TP\n" + bold_options(names) + "\n" + esc(help_text or ""))
     return out
 
