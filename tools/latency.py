@@ -2,8 +2,9 @@
 tests/unit/run/test_bounded_reads.py).
 
 FieldRunner stands in for smartctl at its seam (smartctl/runner.py): every read is answered with one recorded
-output (fixtures/intel's /dev/sda, an Intel 710 over SATA) after the latency its device is given, sleeping in the
-calling thread as a real call waits on its drive. It can be told a call's time, as host/runner.py's runners can
+output (fixtures/intel's /dev/sda, an Intel 710 over SATA, given the device's name and a serial of its own: EDITED)
+after the latency its device is given, sleeping in the calling thread as a real call waits on its drive; it keeps
+the order the reads started in. It can be told a call's time, as host/runner.py's runners can
 (smartctl/runner.TimedRunner): a call whose latency is longer waits that time and then fails as a killed call does
 (a DriveError of kind 'timeout'), so the timeouts and the deadline are decided by ssdwear's own code
 (smartctl/bounds.py, run/session.py), never here.
@@ -14,6 +15,7 @@ in 0.6 s, an idle hard disk in 1.65 s, and a straggler (a failing disk, a stalle
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -41,19 +43,27 @@ class FieldRunner:
 
     def __init__(self, latencies: Mapping[str, float], sleep: Callable[[float], None] = time.sleep) -> None:
         self.latencies, self.sleep = dict(latencies), sleep
+        recorded = json.loads(ANSWER.read_bytes())
+        self.answers: dict[str, bytes] = {}
+        for n, device in enumerate(self.latencies):
+            recorded["device"].update(name=device, info_name=f"{device} [SAT]")
+            recorded["serial_number"] = f"FIELD{n:06d}"
+            self.answers[device] = json.dumps(recorded).encode()
         self.answer = ANSWER.read_bytes()
+        self.started: list[str] = []  # the devices, in the order their reads started
 
     def run(self, args: Sequence[str]) -> CallResult:
         return self.run_within(args, math.inf)
 
     def run_within(self, args: Sequence[str], seconds: float) -> CallResult:
         device = call_subject(args)
+        self.started.append(device)
         latency = self.latencies.get(device, 0.0)
         self.sleep(min(latency, seconds))
         if latency > seconds:
             raise DriveError(device, f"smartctl did not answer within {seconds:g} s and was killed (hung device or "
                              "controller?)", kind="timeout")
-        return CallResult(tuple(args), self.answer, 0, b"", latency)
+        return CallResult(tuple(args), self.answers.get(device, self.answer), 0, b"", latency)
 
 
 def devices(count: int) -> list[str]:
@@ -70,18 +80,26 @@ def devices(count: int) -> list[str]:
 class Replayed:
     seconds: float  # wall time of the session's reading and assessment
     reports: tuple[DriveReport, ...]
+    started: tuple[str, ...] = ()  # the devices in the order their reads started
 
 
 def replay(latencies: Mapping[str, float], workers: int, timeout_s: float | None = None,
-           deadline_s: float | None = None) -> Replayed:
-    """The drives of `latencies` (in its order) read and assessed through a real Session with `workers` threads, each
-    call bounded as ssdwear bounds it (`timeout_s` None: the default per-call timeout), without history."""
+           deadline_s: float | None = None, db: Path | None = None) -> Replayed:
+    """The drives of `latencies` (given in its order, as a scan lists them) read and assessed through a real Session
+    with `workers` threads, each call bounded as ssdwear bounds it (`timeout_s` None: the default per-call timeout);
+    without history, or with the history database `db`, which the run then writes as `sample` does (its samples and
+    its read times, which order the next run's reads)."""
     config = Config(workers=workers, smartctl_timeout=timeout_s)
     runner = FieldRunner(latencies)
-    session = Session(config=config, runner_factory=lambda: runner, bounds=Bounds(timeout_s, deadline_s=deadline_s))
+    session = Session(config=config, runner_factory=lambda: runner, bounds=Bounds(timeout_s, deadline_s=deadline_s),
+                      db_path=db)
     started = time.monotonic()
     try:
         assessed = session.assess(session.read([(d, "sat") for d in latencies]))
+        seconds = time.monotonic() - started
+        if db is not None:
+            session.remember(assessed)
+            session.remember_reads(assessed)
     finally:
         session.close()
-    return Replayed(time.monotonic() - started, tuple(assessed.reports))
+    return Replayed(seconds, tuple(assessed.reports), tuple(runner.started))

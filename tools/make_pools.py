@@ -43,7 +43,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,7 +175,7 @@ def _rows(v: Vdev, depth: int, width: int, spare: bool = False) -> list[str]:
     return [line] + [row for c in v.children for row in _rows(c, depth + 2, width, spare)]
 
 
-def zpool_text(pool: str, state: str, status: str, data: Sequence[Vdev], classes: dict[str, Sequence[Vdev]],
+def zpool_text(pool: str, state: str, status: str, data: Sequence[Vdev], classes: Mapping[str, Sequence[Vdev]],
                spares: Sequence[Vdev]) -> str:
     root = Vdev(pool, state, list(data), "root")
     everything = [root, *(v for vs in classes.values() for v in vs), *spares]
@@ -226,7 +226,7 @@ def _json_vdev(v: Vdev, cls: str, spare: bool = False) -> dict:
     return out
 
 
-def zpool_json(pool: str, state: str, data: Sequence[Vdev], classes: dict[str, Sequence[Vdev]],
+def zpool_json(pool: str, state: str, data: Sequence[Vdev], classes: Mapping[str, Sequence[Vdev]],
                spares: Sequence[Vdev]) -> str:
     root = {"name": pool, "vdev_type": "root", "guid": _guid(pool + "-root"), "class": "normal", "state": state,
             "alloc_space": "1.21T", "total_space": "3.62T", "def_space": "3.62T", "read_errors": "0",

@@ -6,8 +6,9 @@ are levels 1, 2 and 3); a Condition that is not met says whether it is clear eno
 holds (a figure unknown in this run, or a date still inside the hysteresis margin). transitions.py turns conditions
 and the stored state into events.
 
-A group rule is one more rule over a record of the group (GroupFacts, identity 'group:KIND:NAME'): whoever finds the
-redundancy groups hands their records to the same evaluation.
+A group rule is one more rule over a record of the group (GroupFacts, identity 'group:' and the group's key: its
+kind and uuid, else its name): notify finds the redundancy groups when a group rule is enabled and hands their records
+to the same evaluation (run/notify.py).
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ class Rules:
     resolve_after_minutes: float = 30 * 1440  # how long a SETTLING_RULES condition must stay clear to resolve
     enabled: tuple[str, ...] = RULES
 
+    @property
+    def judge_groups(self) -> bool:
+        """Whether a group rule is enabled: then a run finds the redundancy groups for them."""
+        return any(r in self.enabled for r in GROUP_RULES)
+
 
 @dataclass(frozen=True)
 class DriveFacts:
@@ -80,7 +86,7 @@ class DriveFacts:
 class GroupFacts:
     """What a group rule sees of one redundancy group (a mirror, a raidz, an md array) in one run."""
 
-    identity: str  # 'group:KIND:NAME'
+    identity: str  # 'group:KIND:UUID' (model/groups.Group.key: its name where the tool gives no uuid)
     name: str
     kind: str  # zfs, md, lvm, btrfs
     level: str | None = None  # mirror, raidz2, raid1, ...
@@ -91,7 +97,7 @@ class GroupFacts:
     projected: bool = False
     lockstep: bool = False
     lockstep_reasons: tuple[str, ...] = ()
-    error: str | None = None
+    error: str | None = None  # why its dates and lockstep cannot be judged in this run (a member not read): it holds
 
     @property
     def label(self) -> str:
@@ -103,10 +109,6 @@ class GroupFacts:
 
 
 Subject = DriveFacts | GroupFacts
-
-
-def group_identity(kind: str, name: str) -> str:
-    return f"group:{kind}:{name}"
 
 
 @dataclass(frozen=True)

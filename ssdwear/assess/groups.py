@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timezone
 
+from ssdwear.model.counts import count_text
 from ssdwear.model.groups import BlockDevice, Discovery, FoundGroup, Group, GroupMember, MatchedBy
 from ssdwear.model.records import DriveReport
 from ssdwear.wear.calendar import on_calendar
@@ -169,7 +170,7 @@ def conclude(found: FoundGroup, members: Sequence[GroupMember]) -> Group:
     notes = list(found.notes) + [m.note for m in members if m.note]
     lost = lost_low = None
     if tolerates is not None and tolerates < 0:
-        notes.append(f"{missing} member(s) missing or failed: more than the {found.tolerates} it survives")
+        notes.append(f"{count_text(missing, 'member')} missing or failed: more than the {found.tolerates} it survives")
     elif tolerates is not None:
         unknown = [m.member for m in working if not m.projected]
         if unknown:
@@ -179,7 +180,8 @@ def conclude(found: FoundGroup, members: Sequence[GroupMember]) -> Group:
     reasons = lockstep_reasons(working)
     return Group(found.kind, found.name, found.level, found.role, None if tolerates is None else max(tolerates, 0),
                  tuple(members), found.state, found.uuid, missing, lost, lost_low,
-                 lockstep=len(reasons) == 4, lockstep_reasons=tuple(reasons), notes=tuple(notes))
+                 lockstep=len(reasons) == 4, lockstep_reasons=tuple(reasons), notes=tuple(notes),
+                 failed=tolerates is not None and tolerates < 0)
 
 
 def lockstep_reasons(members: Sequence[GroupMember]) -> list[str]:
@@ -204,9 +206,3 @@ def lockstep_reasons(members: Sequence[GroupMember]) -> list[str]:
             out.append(f"wear-out intervals overlap ({start:%Y-%m} to {shown})")
     return out
 
-
-def redundancy_lost_within(group: Group, now: datetime, minutes: float) -> bool:
-    """Whether the group's pessimistic redundancy-lost date falls within `minutes` of `now` (or has passed): the
-    notify rule `group_redundancy_lost_within`."""
-    at = group.redundancy_lost_low_at
-    return at is not None and (at - now).total_seconds() <= minutes * 60

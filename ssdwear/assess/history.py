@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from ssdwear.drives import vendors
+from ssdwear.model.counts import count_text
 from ssdwear.model.records import DriveReport, Sample, Snapshot
 from ssdwear.wear import calendar
 
@@ -79,8 +80,9 @@ def clock_warning(now: datetime) -> str:
 
 def mistyped_warning(count: int) -> str:
     """The one warning of a run that found stored samples holding something other than numbers."""
-    return (f"history: {count:,} stored sample(s) hold text, a blob or an infinity where a count belongs and are "
-            "ignored: the database was changed outside ssdwear")
+    return (f"history: {count_text(count, 'stored sample')} {'holds' if count == 1 else 'hold'} text, a blob or an "
+            f"infinity where a count belongs and {'is' if count == 1 else 'are'} ignored: the database was changed "
+            "outside ssdwear")
 
 
 def latest_segment(samples: Sequence[Sample]) -> Segment:
@@ -97,8 +99,8 @@ def latest_segment(samples: Sequence[Sample]) -> Segment:
                          key=lambda s: (s.power_on_hours, s.at))
         older = [s.power_on_hours or 0 for s in samples if (s.power_on_hours or 0) > last]
         if older:
-            reset = (f"counter reset: {len(older)} sample(s) with more power-on hours (up to {max(older):,.0f}) "
-                     f"than the latest reading ({last:,.0f})")
+            reset = (f"counter reset: {count_text(len(older), 'sample')} with more power-on hours (up to "
+                     f"{max(older):,.0f}) than the latest reading ({last:,.0f})")
     start, cut = 0, None
     for i in range(1, len(ordered)):
         why = _break(ordered[i - 1], ordered[i])

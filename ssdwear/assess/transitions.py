@@ -6,7 +6,8 @@ Each alert (a subject and a rule) fires once when its rule's level first rises a
 threshold (its level within an episode only rises, so a figure wandering across a threshold says nothing new),
 says a `reminder` only with `remind` (or when an acknowledgement ends while it still fires), and resolves when its
 condition is clear (for the rules that rest on a projection: clear for `resolve_after` in a row, 30 days by
-default). A drive that sat where another drive is now read was replaced: its firing alerts resolve and it is no
+default; a run that cannot judge it, its subject not read or not found, its figure unknown, starts that spell
+again). A drive that sat where another drive is now read was replaced: its firing alerts resolve and it is no
 longer looked for. A drive that cannot be read is known by the drive last read at its place ('device:PLACE' when
 none was); one the run did not find at all, when the run read every drive, was not read either.
 """
@@ -110,6 +111,8 @@ def step(prev: AlertState | None, cond: Condition, subject: Subject, rule: str, 
             return replace(prev, clear_since=clear), None  # clear, not yet for long enough
         new = replace(prev, firing=False, resolved_at=now, acked_until=None, message=cond.message, clear_since=None)
         return new, _event(RESOLVED, new, subject, cond.message, now, cond.source)
+    if prev is not None and prev.clear_since is not None and not cond.clear:
+        return replace(prev, clear_since=None), None  # nothing known now: the clear spell must be seen whole
     return prev, None
 
 
@@ -183,17 +186,22 @@ def evaluate(seen: Observed, state: State, rules: Rules, now: datetime) -> Outco
     missing = _not_read(seen, known, now)
     for s in seen.present:
         known[s.identity] = Known(s, now)
+    judged = set()
     for s in [*seen.present, *missing]:
         unread = known[s.identity].unread
         for rule in rules_for(s, rules):
             if unread and rule != "unreadable":
                 continue  # nothing is known of it now: its other alerts hold
+            judged.add((s.identity, rule))
             cond = condition(rule, s, Seen(unread), rules, now)
             new, event = step(alerts.get((s.identity, rule)), cond, s, rule, rules, now)
             if new is not None:
                 alerts[(s.identity, rule)] = new
             if event is not None:
                 events.append(event)
+    for key, alert in alerts.items():  # held (not read, a group not found): a clear spell must be seen whole
+        if alert.clear_since is not None and key not in judged:
+            alerts[key] = replace(alert, clear_since=None)
     return Outcome(tuple(events), State(known, alerts))
 
 

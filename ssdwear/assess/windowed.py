@@ -27,6 +27,7 @@ from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
 from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
+from ssdwear.model.counts import count_text
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
@@ -264,8 +265,8 @@ class _Words:
 
     def too_few(self, counter: str, distinct: int, span: float) -> str:
         if self.kind == "history":
-            return (f"{distinct} distinct reading(s) of {counter} over {span:,.1f} power-on hours since the last "
-                    "break: less than a day, so the lifetime average stands")
+            return (f"{count_text(distinct, 'distinct reading')} of {counter} over {span:,.1f} power-on hours since "
+                    "the last break: less than a day, so the lifetime average stands")
         if distinct < 2:
             return self.not_comparable()
         return f"they span only {span:,.1f} power-on hours; the lifetime average stands"
@@ -273,9 +274,10 @@ class _Words:
     def reason(self, counter: str, span: float, distinct: Sequence[Reading]) -> str:
         if self.kind == "history":
             first, last = self.readings[0].at, self.readings[-1].at
-            days = f" ({_hours(first, last) / 24:,.1f} days)" if first is not None and last is not None else ""
-            return (f"{len(distinct)} readings over {span:,.0f} power-on hours{days} since {self.since}; rate from "
-                    f"{counter}")
+            days = f" ({_hours(first, last) / 24:,.1f} wall-clock days)" if first is not None and last is not None \
+                else ""
+            return (f"{count_text(len(distinct), 'reading')} over {span:,.0f} power-on hours{days} since "
+                    f"{self.since}; rate from {counter}")
         return (f"{len(distinct)} readings of this drive from {distinct[0].power_on_hours:,.0f} to "
                 f"{distinct[-1].power_on_hours:,.0f} power-on hours ({self.names}); rate from {counter}")
 

@@ -5,7 +5,7 @@ Exit codes (documented in docs/exit-codes.md, pinned by tests):
   0  success                         1  nothing could be done (error message on stderr)
   2  usage error                     3  partial: at least one drive failed, the others were reported
   4  start refused a drive (guard)   5  a drive rejected the timer reset
-  6  another run held the run lock for longer than run_lock_wait (sample, notify, start, measure)
+  6  another run held the run lock for longer than run_lock_wait (sample, notify, start, measure, import)
   retire-check: 0 keep, 10 watch, 11 retire, 12 cannot judge.   check: Nagios 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
 Global options (--db, --smartctl, ...) are accepted before or after the command.
 """
@@ -185,6 +185,13 @@ def fail(message: str, code: int = EXIT_ERROR) -> None:
     sys.exit(code)
 
 
+def stop_calls() -> None:
+    """After a SIGINT: the smartctl calls still under way in the reading threads killed (host/runner.py)."""
+    from ssdwear.host.runner import stop_calls as stop
+
+    stop()
+
+
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Domain errors become one line on stderr and an exit code; never a traceback."""
 
@@ -203,6 +210,7 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
         except SsdwearError as exc:
             fail(str(exc), EXIT_ERROR)
         except KeyboardInterrupt:
+            stop_calls()
             fail("interrupted", EXIT_INTERRUPTED)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
@@ -520,8 +528,8 @@ def reading(app: App, names: Sequence[str] = (), device_type: str | None = None,
     """The session of a command that reads drives and the drives it reads (those named, classified by
     device_arguments, else the config's, else the scan's), closed once at the end. Live or recorded is decided
     here, once, before the session (App.source); a command that acts on this machine's drives (`fallback` False)
-    refuses --fallback-replay. With `lock` (sample, notify, start, measure) the run lock is held from before the
-    drives are found until the end (host/store/lock.py)."""
+    refuses --fallback-replay. With `lock` (sample, notify, start, measure, import smartd) the run lock is held from
+    before the drives are found until the end (host/store/lock.py)."""
     ctx = click.get_current_context(silent=True)
     command = ctx.info_name if ctx and ctx.info_name else "this command"
     if app.fallback_replay and not fallback:

@@ -30,6 +30,7 @@ import math
 import os
 import shutil
 import subprocess
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -130,6 +131,22 @@ def locate_nvme(platform: str | None = None) -> str:
     return path
 
 
+_UNDER_WAY: set[subprocess.Popen[bytes]] = set()  # the calls running now, in every thread
+_UNDER_WAY_LOCK = threading.Lock()
+
+
+def stop_calls() -> None:
+    """Kill every call under way (the drives read in other threads): a SIGINT that reached ssdwear alone (`kill
+    -INT`, not the terminal's Ctrl-C, which its children get too) would otherwise leave the run waiting for each
+    call's timeout before it could exit. Only reads are under way then: a timer reset holds SIGINT until it is
+    done (run/reset.py)."""
+    with _UNDER_WAY_LOCK:
+        running = list(_UNDER_WAY)
+    for proc in running:
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+
 class ProgramRunner:
     """Runs `[*command, *args]` with a timeout (see the module's docstring); subclasses word the failures."""
 
@@ -145,16 +162,29 @@ class ProgramRunner:
 
     def run_within(self, args: Sequence[str], seconds: float) -> CallResult:
         """One call that may take `seconds` (smartctl/bounds.py decides each call's): killed then, and timed_out
-        says so."""
+        says so. Kept among the calls under way until it ends, for stop_calls."""
         started = time.monotonic()
         try:
-            proc = subprocess.run([*self.command, *args], capture_output=True, timeout=max(seconds, 0.001),
-                                  stdin=subprocess.DEVNULL, env={**os.environ, **self.env, **C_LOCALE}, check=False)
-        except subprocess.TimeoutExpired:
-            raise self.timed_out(args, seconds) from None
+            proc = subprocess.Popen([*self.command, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, env={**os.environ, **self.env, **C_LOCALE})
         except OSError as exc:
             raise self.cannot_run(exc) from None
-        return CallResult(tuple(args), proc.stdout, proc.returncode, proc.stderr, time.monotonic() - started)
+        with _UNDER_WAY_LOCK:
+            _UNDER_WAY.add(proc)
+        try:
+            out, err = proc.communicate(timeout=max(seconds, 0.001))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise self.timed_out(args, seconds) from None
+        except BaseException:  # ^C in this thread: the call ends with it
+            proc.kill()
+            proc.wait()
+            raise
+        finally:
+            with _UNDER_WAY_LOCK:
+                _UNDER_WAY.discard(proc)
+        return CallResult(tuple(args), out, proc.returncode, err, time.monotonic() - started)
 
     def timed_out(self, args: Sequence[str], seconds: float) -> DriveError:
         raise NotImplementedError

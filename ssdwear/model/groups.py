@@ -117,6 +117,7 @@ class Group:
     lockstep: bool = False  # every condition of lockstep_reasons holds
     lockstep_reasons: tuple[str, ...] = ()  # the lockstep conditions that hold
     notes: tuple[str, ...] = ()
+    failed: bool = False  # more members missing or failed than it survives as built: no wear-out date matters now
 
     @property
     def key(self) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ssdwear.assess.plan import Candidate, PlanResult, margin
 from ssdwear.model.units import human_bytes, span_text
 
-from .layout import grid, labelled, paragraph, tables_wanted
+from .layout import GLUE, grid, labelled, paragraph, tables_wanted, whole
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -91,6 +91,24 @@ def _calendar(result: PlanResult) -> str:
             f"{result.target_years / duty:,.1f} calendar years.")
 
 
+def _name(c: Candidate) -> str:
+    """The candidate's name with its model never split across lines (layout.whole, as the report keeps a model): a
+    measured drive's model, a catalogue entry's vendor and its family with the capacity ('Western Digital' and 'WD
+    Blue 3D NAND SATA 2 TB' may go on two lines, never 'WD Blue 3D'); what follows (a spare-area variant's words, the
+    serial) wraps as words do."""
+    kept = []
+    if c.measured is not None and c.measured.report.model:
+        kept.append(c.measured.report.model)
+    elif c.rating is not None and c.rating.origin != "config":
+        vendor = c.rating.vendor or ""
+        model = c.rating.name.removeprefix(f"{vendor} ") if vendor else c.rating.name
+        kept += [vendor, model] if model != c.rating.name else [model]
+    name = c.name
+    for part in filter(None, kept):
+        name = name.replace(part, whole(part), 1)
+    return name
+
+
 def _margin(c: Candidate, target: float) -> str:
     """The pessimistic margin (plan.margin), as the table shows it."""
     pessimistic = margin(c, target)[1]
@@ -131,7 +149,7 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
     parts += paragraph(f"Target: {target:g} power-on years; years are judged on the pessimistic bound.", columns)
     header = (("Candidate", "left"), ("Rated", "right"), ("Power-on years", "right"),
               (f"Meets {target:g} y", "left"), ("Margin", "right"), ("Warranty", "right"))
-    rows = [(c.name, c.rating_text, _years_cell(c), _FIT_WORDS[c.fit], _margin(c, target),
+    rows = [(_name(c), c.rating_text, _years_cell(c), _FIT_WORDS[c.fit], _margin(c, target),
              f"{c.rating.warranty_years:g} y" if c.rating and c.rating.warranty_years else "-")
             for c in result.candidates]
     table = grid(header, rows, columns) if tables_wanted() else None
@@ -139,19 +157,19 @@ def plan_view(result: PlanResult, columns: int) -> RenderableType:
         parts.append(table)
     else:
         for row in rows:
-            parts.append(Text(row[0], style="bold"))
+            parts.append(Text(row[0].replace(GLUE, " "), style="bold"))
             for (label, _), value in zip(header[1:], row[1:], strict=True):
                 parts += labelled(label.lower(), value, columns)
     parts += paragraph(_legend(result.candidates, target), columns, "dim")
     by_note: dict[str, list[str]] = {}
     for c in result.candidates:
         for note in c.notes:
-            by_note.setdefault(note, []).append(c.name)
+            by_note.setdefault(note, []).append(_name(c))
     for note in result.notes:
         parts += paragraph(note, columns)
     for c in result.candidates:
         if not c.comparable and _years_shown(c):
-            by_note.setdefault(f"{NOT_COMPARABLE}: {c.comparable_reason}", []).append(c.name)
+            by_note.setdefault(f"{NOT_COMPARABLE}: {c.comparable_reason}", []).append(_name(c))
     for note, names in by_note.items():
         who = ", ".join(names) if len(names) <= 3 else f"{len(names)} candidates ({', '.join(names[:2])}, ...)"
         parts += paragraph(f"{who}: {note}", columns, "dim")

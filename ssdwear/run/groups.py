@@ -1,9 +1,8 @@
 """The redundancy groups of one run: the storage tools found here (or their recordings, for a replayed run) asked
 about them (smartctl/pools/discover.py), their members resolved to the drives the run read (assess/groups.py).
 
-For other commands (notify's group rules): `find_groups(session, assessed)` gives the Groups of a run already
-assessed, with the run's warnings; `ssdwear.assess.groups.redundancy_lost_within(group, now, minutes)` and
-`Group.lockstep` are what the rules test, `Group.key` what their state is kept under.
+For other commands: `find_groups(session, assessed)` gives the Groups of a run already assessed, with the run's
+warnings (notify's group rules judge them as run/notify.group_facts records them, kept under `Group.key`).
 """
 
 from __future__ import annotations

@@ -22,9 +22,12 @@ from ssdwear.assess.verdict import UNKNOWN, judge
 from ssdwear.host.channels import Channel, DeliveryFailed, deliver, ping, post_alerts
 from ssdwear.host.notify_config import NotifySettings
 from ssdwear.host.store import alerts as alert_store
+from ssdwear.model.counts import count_text
 from ssdwear.model.errors import HistoryOff, SsdwearError
+from ssdwear.model.groups import Group
 from ssdwear.model.records import DriveId, DriveReport
 
+from .groups import find_groups
 from .session import Assessed, Session
 
 if TYPE_CHECKING:
@@ -60,6 +63,18 @@ def drive_facts(r: DriveReport, thresholds: Mapping[str, Threshold], host: str |
                       verdict_reason=verdict.reasons[0] if verdict.reasons and verdict.level != UNKNOWN else None)
 
 
+def group_facts(g: Group, host: str | None) -> GroupFacts:
+    """What the group rules see of a redundancy group: its dates and lockstep, or why they cannot be judged in this
+    run (a working member whose drive was not read, more members gone than it survives): then its alerts hold."""
+    working = [m for m in g.members if m.working]
+    unread = next((m.note or f"{m.member}: its drive was not read" for m in working if m.report is None), None)
+    error = f"{count_text(g.missing, 'member')} missing or failed: more than it survives" if g.failed else unread
+    members = tuple(m.member if m.report is None else m.report.serial or m.report.wwn or m.member for m in g.members)
+    projected = g.tolerates is not None and bool(working) and all(m.projected for m in working)
+    return GroupFacts(f"group:{g.key}", g.name, g.kind, g.level, host, members, g.redundancy_lost_at,
+                      g.redundancy_lost_low_at, projected, g.lockstep, g.lockstep_reasons, error)
+
+
 def observed(reports: Sequence[DriveReport], thresholds: Mapping[str, Threshold], host: str | None, complete: bool,
              groups: Sequence[GroupFacts] = ()) -> Observed:
     """One run as the rules see it: the drives read (and the redundancy groups found, each a subject of its own),
@@ -77,10 +92,14 @@ def _rows(transitions: Sequence[Transition], docs: Sequence[Mapping[str, Any]]) 
 
 def notify_run(session: Session, assessed: Assessed, settings: NotifySettings, *, document: Document,
                printer: Printer, host: str | None, complete: bool, dry_run: bool = False,
-               groups: Sequence[GroupFacts] = ()) -> Notified:
-    """Evaluate the rules over what the session assessed, store the decision, deliver every pending event. With
-    `dry_run`, print the events this run would make, change nothing and send nothing."""
-    seen = observed(assessed.reports, session.config.thresholds, host, complete, groups)
+               groups: Sequence[Group] | None = None) -> Notified:
+    """Evaluate the rules over what the session assessed (and the redundancy groups: those given, else found here
+    when a group rule is enabled), store the decision, deliver every pending event. With `dry_run`, print the
+    events this run would make, change nothing and send nothing. A group not found in this run holds its alerts."""
+    if groups is None:
+        groups = find_groups(session, assessed) if settings.rules.judge_groups else ()
+    facts = [group_facts(g, host) for g in groups] if settings.rules.judge_groups else []
+    seen = observed(assessed.reports, session.config.thresholds, host, complete, facts)
     if dry_run:
         return _dry_run(session, settings, seen, assessed.at, document, printer)
     store = session.store(write=True)

@@ -29,7 +29,8 @@ from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
 from ssdwear.smartctl.calls import identify, reset_nvme_timer, reset_timer
 
-from .session import Session, Target, sample_of
+from .order import Target
+from .session import Session, sample_of
 
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store

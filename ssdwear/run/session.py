@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -31,17 +31,19 @@ from ssdwear.smartctl.calls import Outcome, read_drive, read_many, says_raid_vol
 from ssdwear.smartctl.runner import LazyRunner, Runner
 from ssdwear.smartctl.smartd import SOURCE, as_logged
 
+from .order import Target, reads_of, slowest_first
+
 if TYPE_CHECKING:
     from ssdwear.model.records import ScanEntry
 
 if TYPE_CHECKING:
     from ssdwear.host.store.lock import Resets
     from ssdwear.host.store.queries import Store
+    from ssdwear.host.store.read_times import LastRead
 
     from .groups import Tools
     from .smartd import LogReadings
 
-Target = tuple[str, str | None]  # a device and the -d type it is read with
 
 
 def runner_for(config: Config, replay: Path | None = None, program: str = "smartctl") -> Runner:
@@ -188,6 +190,7 @@ class Session:
     _scan_volumes: list[tuple[str, str]] = field(default_factory=list)  # RAID volumes the scan met (every Assessed)
     _started: float = 0.0  # monotonic: when the run began (after the run lock)
     _deadline_at: float | None = None  # monotonic: when the reading under way must end
+    _last_reads: Mapping[str, LastRead] = field(default_factory=dict)  # each place's last read, as the history had it
 
     def __post_init__(self) -> None:
         self._started = self.monotonic()
@@ -340,20 +343,51 @@ class Session:
         return found.devices
 
     def read(self, devices: Sequence[Target]) -> Run:
-        """One reading of `devices` (within the deadline, which a scan before it began), each timed; a drive another
-        run is resetting now is left unread (lock.reading_guard)."""
+        """One reading of `devices` (within the deadline, which a scan before it began), each timed, the slowest at
+        their last read started first (run/order.py); a drive another run is resetting now is left unread
+        (lock.reading_guard)."""
         self._begin_reading()
         took: dict[Target, float] = {}
         try:
             with self._reset_guard() as resets:
                 busy = {t: resets.left_alone(*t) for t in devices if resets.covers(*t)}
-                rest = [t for t in devices if t not in busy]
-                read = iter(read_many(self.runner, rest, workers=self.config.workers, wake=self.config.wake,
-                                      reader=self._timed(took), nvme=self._nvme_reads))
-                outcomes = tuple(busy[t] if t in busy else next(read) for t in devices)
+                rest = slowest_first([t for t in devices if t not in busy], self._read_times())
+                done: dict[Target, list[Outcome]] = {}
+                for target, outcome in zip(rest, read_many(self.runner, rest, workers=self.config.workers,
+                                                           wake=self.config.wake, reader=self._timed(took),
+                                                           nvme=self._nvme_reads), strict=True):
+                    done.setdefault(target, []).append(outcome)
+                outcomes = tuple(busy[t] if t in busy else done[t].pop(0) for t in devices)  # as given
         finally:
             self._deadline_at = None
         return Run(outcomes, tuple(devices), tuple(took.get(t) for t in devices))
+
+    def _read_times(self) -> Mapping[str, LastRead]:
+        """Each place's last read, from the history (none without one)."""
+        store = self.store()
+        if store is not None:
+            from ssdwear.host.store.read_times import load
+
+            try:
+                self._last_reads = load(store)
+            except StoreError as exc:
+                self.warn(f"last read times not used (the drives are read in the scan's order): {exc}")
+        return self._last_reads
+
+    def remember_reads(self, assessed: Assessed) -> None:
+        """Each place's read in this run, for the next run's order (sample, notify): stored where the history is
+        written or already exists, never a database made for them alone; a failure is a warning."""
+        if self.db_path is None or not (self._store_writes or self.db_path.exists()):
+            return
+        reads = reads_of(assessed.reports, self._last_reads)
+        if not reads:
+            return
+        from ssdwear.host.store.read_times import record
+
+        try:
+            record(self.writable_store(), reads, assessed.at)
+        except StoreError as exc:
+            self.warn(f"read times not stored: {exc}")
 
     def _timed(self, took: dict[Target, float]) -> Callable[..., Snapshot]:
         """read_drive, its time kept in `took`; a drive whose turn comes after the deadline is not started."""

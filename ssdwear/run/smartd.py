@@ -24,6 +24,7 @@ from ssdwear.assess.context import Context
 from ssdwear.assess.history import sample_of
 from ssdwear.drives.ratings import Rating
 from ssdwear.host import smartd as logs
+from ssdwear.model.counts import count_text
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveId, Sample, Snapshot, location
 from ssdwear.smartctl import smartd as fmt
@@ -278,14 +279,14 @@ def _notes(name: str, stats: logs.Stats, placed: _Placed, utc: bool | None, line
         notes.append(f"lines up to {lines[placed.local_from - 1].stamp} read as UTC: they fit their power-on hours "
                      "only so (written by smartd 7.0 or older, which wrote UTC, before an upgrade)")
     if placed.moved:
-        notes.append(f"{placed.moved} line(s) dated later than their power-on hours allow (the clock was ahead): "
-                     "placed by their power-on hours")
+        notes.append(f"{count_text(placed.moved, 'line')} dated later than {'its' if placed.moved == 1 else 'their'} "
+                     "power-on hours allow (the clock was ahead): placed by their power-on hours")
     if stats.skipped_bytes:
         notes.append(f"{name} is {stats.skipped_bytes + logs.MAX_READ_BYTES:,} bytes; only its last "
                      f"{logs.MAX_READ_BYTES:,} were read")
     if stats.bad:
         why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.reasons.items()))
-        notes.append(f"{stats.bad:,} line(s) of {name} skipped ({why})")
+        notes.append(f"{count_text(stats.bad, 'line')} of {name} skipped ({why})")
     if decoded_as is not None and decoded_as != "hours":
         notes.append(f"attribute 9 read as {decoded_as}, as the drive's own reading shows it")
     if changed is not None:

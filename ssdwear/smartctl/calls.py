@@ -280,5 +280,11 @@ def read_many(runner: Runner, devices: Sequence[tuple[str, str | None]], workers
 
     if len(devices) <= 1 or workers <= 1:
         return [one(item) for item in devices]
-    with ThreadPoolExecutor(max_workers=min(workers, len(devices))) as pool:
-        return list(pool.map(one, devices))
+    pool = ThreadPoolExecutor(max_workers=min(workers, len(devices)))
+    try:
+        outcomes = list(pool.map(one, devices))
+    except BaseException:  # ^C: the drives not started are not; the calls under way are the caller's to stop
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return outcomes

@@ -97,7 +97,7 @@ def test_identical_readings_count_once_and_keep_the_lifetime_average(tmp_path: P
         clock.now += timedelta(hours=6)
     d = json.loads(ssdwear_cli(["report", "--format", "json"], app).stdout)["drives"][0]
     assert d["projection"]["method"] == "lifetime-average" and d["readings"] == 1
-    assert any("1 distinct reading(s)" in n and "lifetime average stands" in n for n in d["notes"])
+    assert any("1 distinct reading of" in n and "lifetime average stands" in n for n in d["notes"])
 
 
 def test_sample_names_the_failing_drive_and_exits_non_zero(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from support.http import serve
 from support.wearing import MODEL, config, logged, machine, put_drive, recorder
 
 from ssdwear.cli.app import App
+from ssdwear.run.groups import Tools
 
 
 def replayed(folder: Path, db: Path, *args: str, clock: SteppedClock | None = None, cfg: Path | None = None) -> Any:
@@ -260,7 +261,7 @@ def test_two_years_of_a_drive_wearing_out_tell_each_threshold_once(tmp_path: Pat
     program, log = recorder(tmp_path)
     cfg = config(tmp_path, f"notify:\n  channels:\n    - command: {program}\n")
     clock = SteppedClock(T0)
-    app = App(clock=clock, smartctl=str(smartctl), config_file=str(cfg))
+    app = App(clock=clock, smartctl=str(smartctl), config_file=str(cfg), tools=Tools({}, live=False))  # no group here
     for week in range(WEEKS + 2):
         weeks_on = START_WEEKS + week
         serial = None if week in UNREAD else "N0001" if week < WEEKS else "N0002"

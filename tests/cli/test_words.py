@@ -3,6 +3,7 @@ counts in one format, plurals right, a history that does not exist said truthful
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 from pathlib import Path
 
@@ -51,7 +52,8 @@ def test_a_history_window_is_one_line_its_power_on_span_and_its_readings() -> No
         labels = [line.split()[0] for line in lines[1:] if not line.startswith("    ")]
         assert labels.count("window") == 1, (device, lines)
         window = next(line for line in lines if line.startswith("  window"))
-        assert window.startswith("  window      2.0 d, ") and ": 3 readings over 48 power-on hours" in window
+        assert window.startswith("  window      2.0 d, ") and ": 3 readings over 48 power-on hours (2.0 wall-clock " \
+            "days) since" in window, window  # each span says which clock it is on
 
 
 # -- counts and plurals ----------------------------------------------------------------------------------------
@@ -105,6 +107,37 @@ def test_history_of_a_drive_where_nothing_was_stored_says_there_is_no_history_ye
     assert not db.exists()
 
 
+@pytest.mark.parametrize("older, said, kept", [(1, "1 sample", "holds text, a blob or an infinity where a count "
+                                                       "belongs and is ignored"),
+                                              (2, "2 samples", "hold text, a blob or an infinity where a count "
+                                                       "belongs and are ignored")])
+def test_the_historys_counts_agree_with_their_noun(tmp_path: Path, older: int, said: str, kept: str) -> None:
+    """The counter reset's samples from another life and the samples holding text, said as every count is (they
+    were 'sample(s)')."""
+    import sqlite3
+    from dataclasses import replace
+
+    db = tmp_path / "h.db"
+    clock = SteppedClock(FLEET_START)
+    app = App(runner=ReplayRunner(FIXTURES / "fleet"), clock=clock, db=str(db))
+    for _ in range(3):
+        assert ssdwear_cli(["sample"], app).exit_code == 0
+        clock.now += timedelta(hours=24)
+    evo = DriveId("Samsung SSD 860 EVO 1TB", "S3Z9NB0K000001X")
+    with Store.open(db) as store:
+        first = store.samples(evo.key or "")[0]
+        store.add_samples([(evo, replace(first, at=FLEET_START - timedelta(days=9 - n), power_on_hours=10**6 + n),
+                            "/dev/sdb") for n in range(older)])
+    notes = json.loads(ssdwear_cli(["report", "--format", "json"], app).stdout)["drives"][1]["notes"]
+    assert f"history: samples before this series skipped: counter reset: {said} with more power-on hours (up to " \
+        f"{10**6 + older - 1:,}) than the latest reading (8,048)" in notes, notes
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE samples SET used = 'x' WHERE t IN (SELECT t FROM samples ORDER BY t LIMIT ?)", (older,))
+    result = ssdwear_cli(["report", "--format", "json"], app)
+    assert f"history: {said.replace('sample', 'stored sample')} {kept}: the database was changed outside " \
+        "ssdwear" in result.stderr, result.stderr
+
+
 # -- a model, whole ---------------------------------------------------------------------------------------------
 
 
@@ -125,3 +158,24 @@ def test_a_model_in_the_history_list_is_never_split(tmp_path: Path) -> None:
     listing = ssdwear_cli(["history"], app, env={"COLUMNS": "105"}).stdout  # room for the table, not for every cell
     assert listing.startswith("┏━") and max(map(len, listing.splitlines())) <= 105
     assert "│ SAMSUNG MZQLB1T9HAJR-00007 │" in listing and "│ Samsung SSD 860 EVO 1TB    │" in listing, listing
+
+
+def test_plans_table_keeps_the_longest_catalogue_model_whole_at_80_columns() -> None:
+    """A candidate is its vendor, then its model (family and capacity): the table may put them on two lines, never
+    split the model ('Western Digital WD' / 'Blue 3D NAND SATA' / '2 TB' at 80 columns), nor in the notes."""
+    import re
+
+    from ssdwear.drives.ratings import catalogue
+
+    entries = [e for e in catalogue() if e.vendor and e.name.startswith(f"{e.vendor} ")]
+    longest = max(entries, key=lambda e: len(e.name) - len(e.vendor or ""))
+    model = longest.name.removeprefix(f"{longest.vendor} ")
+    family = re.escape(re.sub(r"\s*\(.*\)\s*$", "", longest.family or ""))
+    result = ssdwear_cli(["--no-history", "plan", "--host-writes", "145GB/day", "--candidate", family],
+                         env={"COLUMNS": "80"})
+    assert result.exit_code == 1, result.stderr  # its rating states no workload: none meets on comparable years
+    lines = result.stdout.splitlines()
+    assert any(line.startswith("┏━") for line in lines) and max(map(len, lines)) <= 80, result.stdout
+    cells = [line for line in lines if line.startswith("│ ")]
+    assert f"│ {model} " in "\n".join(cells), (model, result.stdout)  # whole in its cell
+    assert sum(line.count(model) for line in lines) == result.stdout.replace("\n", " ").count(model) >= 2

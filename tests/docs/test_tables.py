@@ -136,7 +136,7 @@ def test_every_event_field_is_documented() -> None:
 
     from support.clock import T0
 
-    from ssdwear.assess.alerts import GroupFacts, Rules, group_identity
+    from ssdwear.assess.alerts import GroupFacts, Rules
     from ssdwear.assess.transitions import EMPTY, Observed, evaluate
     from ssdwear.cli.main import cli
     from ssdwear.render.documents import event_doc
@@ -144,7 +144,7 @@ def test_every_event_field_is_documented() -> None:
     result = CliRunner().invoke(cli, ["--no-history", "--replay", str(FIXTURES / "qemu"), "notify", "--dry-run",
                                       "--format", "json"])
     (drive_event,) = [json.loads(line) for line in result.stdout.splitlines()]
-    group = GroupFacts(group_identity("md", "md0"), "md0", "md", "raid1", lockstep=True,
+    group = GroupFacts("group:md:md0", "md0", "md", "raid1", lockstep=True,
                        redundancy_lost_low_at=T0 + timedelta(days=100), projected=True)
     group_event = event_doc(evaluate(Observed([group]), EMPTY, Rules(), T0).transitions[0])
     table = section(DOCS / "json.md", "EVENT")

@@ -215,7 +215,8 @@ def test_a_second_run_waits_up_to_run_lock_wait_then_exits_6_with_one_line(tmp_p
     runner = ReplayRunner(INTEL)
     app = App(runner=runner, clock=lambda: T0, sleep=sleep, monotonic=lambda: ticks[0])
     with run_lock(db, "sample", 1, time.sleep, time.monotonic, T0):  # another run holds it
-        for command in (["sample"], ["notify"], ["start", "/dev/sda"], ["measure", "/dev/sda", "--for", "1m"]):
+        for command in (["sample"], ["notify"], ["start", "/dev/sda"], ["measure", "/dev/sda", "--for", "1m"],
+                        ["import", "smartd", str(tmp_path / "attrlog.")]):
             result = ssdwear_cli(["--db", str(db), "--config", str(config), *command], app)
             lines = result.stderr.strip().splitlines()
             assert result.exit_code == 6 and len(lines) == 1, result.stderr

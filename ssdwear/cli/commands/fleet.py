@@ -33,6 +33,7 @@ from ..app import (
     reading,
     represents_option,
     say,
+    stop_calls,
 )
 
 if TYPE_CHECKING:
@@ -76,24 +77,26 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
             if settings is not None:  # the drives it knows were not read: that is news too
                 from ssdwear.run.session import Assessed
 
-                _notify(app, session, settings, Assessed([], [], app.clock()), not devices)
+                _notify(app, session, settings, Assessed([], [], app.clock()), not devices, ())
             raise no_drives(session)
         assessed = session.assess(session.read(targets))
         # Written before the samples are stored (monitoring goes on when the database is broken); a textfile that
         # cannot be written never stops the samples.
-        groups: tuple[Group, ...] = ()
-        if directory and session.config.groups:  # the groups' metrics too (config groups: true)
+        groups: tuple[Group, ...] = ()  # asked once: for the textfile (config groups: true), for notify's rules
+        if (directory and session.config.groups) or (settings is not None and settings.rules.judge_groups):
             from ssdwear.run.groups import find_groups
 
             groups = find_groups(session, assessed)
         textfile_failed = bool(directory) and not _write_textfile(session, Path(str(directory)), assessed.reports,
-                                                                  app.clock().timestamp(), groups)
+                                                                  app.clock().timestamp(),
+                                                                  groups if session.config.groups else ())
         textfile_only = session.db_path is None and bool(directory)  # --no-history --textfile DIR
         unstored = [] if textfile_only else session.remember(assessed)
+        session.remember_reads(assessed)  # the next run reads the slowest first
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, "json")
-        notify_failed = settings is not None and _notify(app, session, settings, assessed, not devices)
+        notify_failed = settings is not None and _notify(app, session, settings, assessed, not devices, groups)
         if code == EXIT_OK and (unstored or textfile_failed or notify_failed):
             code = EXIT_PARTIAL
         if settings is not None:
@@ -120,10 +123,11 @@ def _notifying(session: Session, wanted: bool | None) -> NotifySettings | None:
     return session.config.notify or NotifySettings()
 
 
-def _notify(app: App, session: Session, settings: NotifySettings, assessed: Assessed, complete: bool) -> bool:
+def _notify(app: App, session: Session, settings: NotifySettings, assessed: Assessed, complete: bool,
+            groups: Sequence[Group]) -> bool:
     from .notify import notify_after
 
-    return notify_after(app, session, assessed, settings, complete=complete)
+    return notify_after(app, session, assessed, settings, complete=complete, groups=groups)
 
 
 def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveReport], now: float,
@@ -216,6 +220,9 @@ def check(app: App, /, devices: tuple[str, ...], device_type: str | None, repres
                 code, text = evaluate(assessed.reports, thresholds, volumes, session.warnings)
     except SsdwearError as exc:
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
+    except KeyboardInterrupt:  # ^C, or SIGINT from whatever runs the plugin: still an answer in plugin terms
+        stop_calls()
+        code, text = UNKNOWN, "SSDWEAR UNKNOWN - interrupted (SIGINT) before the drives were judged"
     except Exception as exc:  # a plugin must always answer in plugin terms
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - internal error: {type(exc).__name__}: {exc}"
     write(text)
@@ -315,7 +322,7 @@ def import_(app: App, what: str, place: str | None, fmt: str) -> None:
     from ssdwear.render.documents import import_doc
     from ssdwear.run.smartd import import_logs
 
-    with reading(app, fallback=False) as (session, targets):
+    with reading(app, fallback=False, lock=True) as (session, targets):  # it stores samples: one run at a time
         places = [place] if place else list(session.attrlog_places) or prefixes(session.config.smartd_attrlog)
         session.store_wanted()  # no database to store in: said before any drive is read
         if not targets:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +16,7 @@ from ..app import EXIT_ERROR, EXIT_OK, EXIT_PARTIAL, App, command, envelope, for
 
 if TYPE_CHECKING:
     from ssdwear.host.notify_config import NotifySettings
+    from ssdwear.model.groups import Group
     from ssdwear.run.notify import Document, Notified, Printer
     from ssdwear.run.session import Assessed, Session
 
@@ -57,13 +58,13 @@ def said(result: Notified) -> None:
 
 
 def notify_after(app: App, session: Session, assessed: Assessed, settings: NotifySettings, *, fmt: str = "table",
-                 complete: bool = True, dry_run: bool = False) -> bool:
-    """Notify over what the session assessed (notify itself, and `sample` after its samples); True when a channel
-    could not deliver."""
+                 complete: bool = True, dry_run: bool = False, groups: Sequence[Group] | None = None) -> bool:
+    """Notify over what the session assessed (notify itself, and `sample` after its samples) and the redundancy
+    groups (None: found now, when a group rule is enabled); True when a channel could not deliver."""
     from ssdwear.run.notify import notify_run
 
     result = notify_run(session, assessed, settings, document=document(app, session.origin), printer=printer(fmt),
-                        host=host_of(session), complete=complete, dry_run=dry_run)
+                        host=host_of(session), complete=complete, dry_run=dry_run, groups=groups)
     said(result)
     return result.failed
 
@@ -133,7 +134,10 @@ def notify(app: App, dry_run: bool, ack: str | None, until: str | None, fmt: str
         from ssdwear.run.session import Assessed
 
         assessed = session.assess(session.read(targets)) if targets else Assessed([], [], now)
-        failed = notify_after(app, session, assessed, settings, fmt=fmt, dry_run=dry_run)
+        if not dry_run:
+            session.remember_reads(assessed)  # the next run reads the slowest first
+        failed = notify_after(app, session, assessed, settings, fmt=fmt, dry_run=dry_run,
+                              groups=None if targets else ())  # no drive read: no group to judge
         for message in session.warnings:
             say(f"warning: {message}")
         code = EXIT_PARTIAL if failed or any(r.error for r in assessed.reports) else EXIT_OK

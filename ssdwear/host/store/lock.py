@@ -1,9 +1,9 @@
 """One ssdwear run at a time: the run lock beside the history database, and the reset lock the readers consult.
 
-FILE.lock (`/var/lib/ssdwear/history.db.lock`): `sample`, `notify`, `start` and `measure` hold it (flock, exclusive)
-from before they read the drives until they end, so two overlapping cron runs read each drive once each, one after
-the other. A second run waits for it up to `run_lock_wait` (default 10 minutes), then gives up (Busy: one line, exit
-6). It holds its holder's command, pid and start, for that line.
+FILE.lock (`/var/lib/ssdwear/history.db.lock`): `sample`, `notify`, `start`, `measure` and `import smartd` hold it
+(flock, exclusive) from before they read the drives until they end, so two overlapping cron runs read each drive
+once each, one after the other. A second run waits for it up to `run_lock_wait` (default 10 minutes), then gives up
+(Busy: one line, exit 6). It holds its holder's command, pid and start, for that line.
 
 FILE.resetting: `start` and `measure` hold it (flock, exclusive) while they send timer resets; it lists the drives
 they may send one to (their places, one a line), written before the lock is taken. A reading command (`report`,

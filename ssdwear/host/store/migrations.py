@@ -145,3 +145,22 @@ _ALERTS = """
 """
 # Readers never touch the alerts; `notify --dry-run` on a file not yet upgraded reads them as empty.
 READ_WITHOUT["m003_alerts"] = _ALERTS.replace("CREATE TABLE", "CREATE TEMP TABLE")
+
+
+@migration
+def m004_read_times(db: sqlite3.Connection) -> None:
+    """Each place's last read (issue 29.3): how long it took and whether it finished, so that the next run starts the
+    slowest drives first (run/order.py) and a straggler does not hold the run's last round."""
+    _run_script(db, _READ_TIMES)
+
+
+_READ_TIMES = """
+        CREATE TABLE read_times (              -- the last read of each place (sample and notify write it)
+            place TEXT PRIMARY KEY,            -- model.records.location: the device, with its -d type where drives
+                                               -- share a path ('/dev/bus/0 sat+megaraid,1')
+            seconds REAL,                      -- how long that read took (all its calls); NULL: it never started
+            unfinished INTEGER NOT NULL,       -- 1: killed at its timeout, or cut or left unread by the deadline
+            t INTEGER NOT NULL                 -- unix milliseconds of that run
+        );
+"""
+READ_WITHOUT["m004_read_times"] = _READ_TIMES.replace("CREATE TABLE", "CREATE TEMP TABLE")

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ssdwear.model.counts import count_text
 from ssdwear.model.escape import visible
 from ssdwear.model.groups import FoundGroup, FoundMember
 
@@ -77,8 +78,10 @@ def group_of(fs: Filesystem, profiles: Mapping[str, str] | None, mountpoint: str
     level = profiles.get("Data") or profiles.get("Data+Metadata") or next(iter(profiles.values()))
     notes: tuple[str, ...] = ()
     if len(set(profiles.values())) > 1:
+        survives = "an unknown number of device failures" if tolerates is None else \
+            count_text(tolerates, "device failure")
         notes = ("profiles differ: " + ", ".join(f"{k.lower()} {v}" for k, v in profiles.items())
-                 + f"; it survives {tolerates} device failure(s), its least redundant profile's",)
+                 + f"; it survives {survives}, its least redundant profile's",)
     return FoundGroup("btrfs", visible(name), level, tolerates, members,
                       state="degraded" if fs.some_missing or missing else "ok", uuid=fs.uuid, missing=missing,
                       notes=notes)

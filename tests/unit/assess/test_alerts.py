@@ -14,7 +14,6 @@ from ssdwear.assess.alerts import (
     Rules,
     Seen,
     days_text,
-    group_identity,
     used_percent,
     wears_out_within,
 )
@@ -64,6 +63,21 @@ def test_a_projection_rule_resolves_only_after_staying_clear_for_resolve_after()
     assert events == [("resolved", "wears_out_within")]
     events, _ = run(state, drive(low_in_days=300), at=T0 + 42 * DAY)  # a new episode
     assert events == [("firing", "wears_out_within")]
+
+
+def test_a_run_that_cannot_judge_an_alert_starts_its_clear_spell_again() -> None:
+    """Clear for resolve_after in a row means seen clear: weeks without the subject (a group not found, a drive not
+    read) or without its figure are no part of the spell, so a subject back after a gap does not resolve at once."""
+    _, state = run(EMPTY, drive(low_in_days=300))
+    _, state = run(state, drive(low_in_days=500), at=T0 + DAY)  # clear from day 1
+    _, state = run(state, at=T0 + 10 * DAY, complete=False)  # not in the run: held
+    assert state.alerts[("ACME SSD|S1", "wears_out_within")].clear_since is None
+    events, state = run(state, drive(low_in_days=500), at=T0 + 40 * DAY)
+    assert events == []  # clear on day 1 and day 40, unseen between: a new spell from day 40
+    _, state = run(state, replace(drive(), projected=False), at=T0 + 50 * DAY)  # nothing known: held
+    events, state = run(state, drive(low_in_days=500), at=T0 + 71 * DAY)
+    assert events == []  # a new spell from day 71: 30 days of it on day 101
+    assert run(state, drive(low_in_days=500), at=T0 + 101 * DAY)[0] == [("resolved", "wears_out_within")]
 
 
 def test_no_projection_holds_and_a_date_beyond_any_calendar_is_clear() -> None:
@@ -203,8 +217,8 @@ def test_rules_can_be_turned_off() -> None:
 
 def test_a_group_rule_is_one_more_rule_over_a_record_of_the_group() -> None:
     """The notify half of issue 28.9: a redundancy group (found elsewhere) is a subject of its own, keyed by its
-    kind and name, with its own two rules; its drives' rules do not apply to it."""
-    identity = group_identity("md", "md0")
+    kind and uuid (here none: its name), with its own two rules; its drives' rules do not apply to it."""
+    identity = "group:md:md0"
     group = GroupFacts(identity, "md0", "md", "raid1", "db1", ("S1", "S2"), redundancy_lost_at=T0 + 300 * DAY,
                        redundancy_lost_low_at=T0 + 150 * DAY, projected=True, lockstep=True,
                        lockstep_reasons=("same model and firmware", "power-on hours within 10 %"))

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from support.clock import T0
 
-from ssdwear.assess.groups import assess_groups, conclude, lockstep_reasons, member, redundancy_lost_within
+from ssdwear.assess.groups import assess_groups, lockstep_reasons, member
 from ssdwear.assess.stagger import CannotStagger, quarter, stagger
 from ssdwear.model.groups import BlockDevice, Discovery, FoundGroup, FoundMember
 from ssdwear.model.records import DriveReport, Projection, Writes
@@ -130,10 +130,21 @@ def test_members_without_lsblk_by_id_links_and_a_member_over_two_drives() -> Non
     assert g.members[0].report is None  # a drive that could not be read is no member's drive
 
 
-def test_redundancy_lost_within_for_notify() -> None:
-    g = group_of([drive("A", 0.4, 5.0, "/dev/sda"), drive("B", 0.5, 4.0, "/dev/sdb")])
-    assert redundancy_lost_within(g, T0, 200 * 1440) and not redundancy_lost_within(g, T0, 180 * 1440)
-    assert not redundancy_lost_within(conclude(found("/dev/sda"), []), T0, 1e9)
+def test_notify_judges_a_group_only_when_it_knows_every_working_member() -> None:
+    """The group rules' record of a group (run/notify.group_facts): a working member whose drive was not read, or
+    more members gone than the group survives, leaves it unjudged (its alerts hold), never clear."""
+    from ssdwear.run.notify import group_facts
+
+    a, b = drive("A", 2.0, 5.0, "/dev/sda"), drive("B", 2.1, 5.0, "/dev/sdb")
+    whole = group_facts(group_of([a, b]), "db1")
+    assert (whole.identity, whole.members, whole.projected, whole.lockstep, whole.error) == (
+        "group:md:md0", ("A", "B"), True, True, None)
+    assert whole.redundancy_lost_low_at == T0 + 2.1 * YEAR
+    unread = group_facts(assess_groups(Discovery((found("/dev/sda", "/dev/sdb"),), None), [a], T0)[0], "db1")
+    assert unread.error == "/dev/sdb: no drive that smartctl read was found under it" and not unread.projected
+    assert not group_of([a, b], working=(True, False)).failed  # one of two gone: it survives that
+    dead = group_facts(group_of([a, b, drive("C", 3.0, 5.0, "/dev/sdc")], working=(True, False, False)), None)
+    assert dead.error == "2 members missing or failed: more than it survives"
 
 
 def test_group_keys_are_stable() -> None:

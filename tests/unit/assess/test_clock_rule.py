@@ -111,7 +111,7 @@ def test_a_real_counter_reset_still_starts_a_new_series(tmp_path: Path) -> None:
     store_nvme_history(db, days=5)
     report, _ = report_now(db)
     assert report.readings == 6
-    assert any("counter reset" in n and "3 sample(s) with more power-on hours" in n for n in report.notes)
+    assert any("counter reset" in n and "3 samples with more power-on hours" in n for n in report.notes)
 
 
 def test_a_reset_recorded_with_the_clock_ahead_is_not_the_last_reset(tmp_path: Path) -> None:

@@ -104,7 +104,7 @@ def test_the_series_is_ordered_by_power_on_hours_not_by_the_wall_clock() -> None
 def test_samples_with_more_power_on_hours_than_the_newest_reading_are_from_before_a_reset() -> None:
     seg = history.latest_segment([s(0, poh=5000), s(1, poh=5001), s(2, poh=10), s(3, poh=11)])
     assert [x.power_on_hours for x in seg.samples] == [10, 11]
-    assert seg.cut_reason == ("counter reset: 2 sample(s) with more power-on hours (up to 5,001) than the latest "
+    assert seg.cut_reason == ("counter reset: 2 samples with more power-on hours (up to 5,001) than the latest "
                               "reading (11)")
 
 

@@ -34,7 +34,7 @@ def test_the_alerts_migration_upgrades_an_older_database_and_keeps_its_samples(t
     db.execute("INSERT INTO drives (key, model, serial, first_seen, last_seen) VALUES ('M|S', 'M', 'S', 0, 0)")
     db.execute("INSERT INTO samples (drive_id, t, poh, used) VALUES (1, ?, 100, 5)", (int(T0.timestamp() * 1000),))
     db.close()
-    assert [name for name, _ in MIGRATIONS][-1] == "m003_alerts"
+    assert "m003_alerts" in [name for name, _ in MIGRATIONS]
     with Store.open(path) as store:
         assert [s.used_percent for s in store.samples("M|S")] == [5]
         assert alert_store.load(store).state.known == {}

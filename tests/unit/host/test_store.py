@@ -141,5 +141,5 @@ def test_a_sample_holding_no_number_is_left_out_and_counted(tmp_path: Path, colu
         assert store.last_look("M|S1").at == T0 + timedelta(hours=1)
         assert store.drive_list()[0].samples == 2 and store.mistyped("M|S1") == 1
         assert store.ignored(["M|S1"], T0 + timedelta(days=1)) == [
-            "history: 1 stored sample(s) hold text, a blob or an infinity where a count belongs and are ignored: the "
+            "history: 1 stored sample holds text, a blob or an infinity where a count belongs and is ignored: the "
             "database was changed outside ssdwear"]

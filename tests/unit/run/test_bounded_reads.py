@@ -7,6 +7,8 @@ ssdwear's own work, 1-2 ms a drive to parse and assess, and the machine's load w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tools.latency import devices, replay
@@ -34,6 +36,23 @@ def test_a_hung_drive_is_killed_at_its_timeout_and_the_run_ends_one_round_later(
     assert [(r.device, r.error_reason) for r in hung] == [(names[0], "timeout")]
     assert f"did not answer within {TIMEOUT:g} s" in (hung[0].error or "")
     assert hung[0].read_seconds is not None and TIMEOUT <= hung[0].read_seconds < TIMEOUT + HDD
+
+
+def test_a_straggler_read_last_holds_the_run_once_and_is_read_first_at_the_next(tmp_path: Path) -> None:
+    """Issue 29.3: the straggler last in the scan's order holds the first run for the rounds before it plus its
+    timeout (no run knows a drive is slow before it reads it); the history keeps each place's read time, and the next
+    run (an hour later, as sample runs) starts it first: within its timeout plus one round."""
+    names = devices(90)
+    latencies = {d: HUNG if d == names[-1] else HDD for d in names}
+    db = tmp_path / "h.db"
+    first = replay(latencies, WORKERS, timeout_s=TIMEOUT, db=db)
+    assert first.started[0] == names[0] and first.started[-1] == names[-1]  # no history yet: the scan's order
+    assert first.seconds >= 5 * HDD + TIMEOUT, first.seconds  # 5 rounds of the others, then its timeout
+    second = replay(latencies, WORKERS, timeout_s=TIMEOUT, db=db)
+    assert second.started[0] == names[-1]  # slowest at its last read (it timed out): first
+    assert second.seconds <= TIMEOUT + HDD, second.seconds
+    assert [r.device for r in second.reports] == names  # reported as the scan lists them
+    assert [(r.device, r.error_reason) for r in second.reports if r.error] == [(names[-1], "timeout")]
 
 
 def test_the_deadline_ends_the_reading_and_names_the_drives_it_left() -> None:

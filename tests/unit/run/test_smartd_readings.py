@@ -141,7 +141,7 @@ def test_cut_lines_are_skipped_with_a_count_in_the_notes(tmp_path: Path, live: S
     write(tmp_path, "".join(lines) + "2026-12-01 07:30:00;\t9;98;121")
     log, _ = logged(tmp_path, live)
     assert log is not None and log.bad == 4
-    assert any("4 line(s) of" in n and "1 the last line is cut off (no line end)" in n for n in log.notes)
+    assert any("4 lines of" in n and "1 the last line is cut off (no line end)" in n for n in log.notes)
 
 
 def test_an_scsi_log_says_why_it_gives_no_readings(tmp_path: Path) -> None:

@@ -89,7 +89,8 @@ def test_btrfs_show_and_the_mounted_filesystems_profiles() -> None:
     assert profiles == {"Data": "raid1", "System": "raid1c3", "Metadata": "raid1c3"}
     group = btrfs.group_of(fs, profiles, "/srv/pool")
     assert (group.name, group.level, group.tolerates, group.missing) == ("pool", "raid1", 1, 0)
-    assert any("profiles differ" in n for n in group.notes)
+    assert any(n.startswith("profiles differ") and "; it survives 1 device failure, its least redundant" in n
+               for n in group.notes), group.notes
     unmounted = btrfs.group_of(fs, None, None)
     assert (unmounted.level, unmounted.tolerates) == ("unknown", None) and "not mounted" in unmounted.notes[0]
 
