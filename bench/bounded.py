@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Bounded runs: the latencies seen in the field, replayed over 24, 90 and 500 devices through ssdwear's real session.
 
-Usage: python3 bench/bounded.py [--quick] [--workers 16]
+Usage: python3 -m bench.bounded [--quick] [--workers 16]   (from the checkout's top folder: its ssdwear and tools/)
 
 Every drive's read sleeps its field latency (tools/latency.py: 15 ms a NetApp LUN, 0.6 s a SAS drive behind a
 MegaRAID controller, 1.65 s an idle hard disk, 64 s a straggler) in a fake smartctl runner that the session bounds
@@ -30,11 +30,10 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # the checkout's ssdwear and tools/, whatever is installed
+from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S
+from tools.latency import IDLE_HDD_S, MEGARAID_SAS_S, NETAPP_LUN_S, STRAGGLER_S, devices, replay
 
-from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S  # noqa: E402
-from tools.latency import IDLE_HDD_S, MEGARAID_SAS_S, NETAPP_LUN_S, STRAGGLER_S, devices, replay  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass(frozen=True)
