@@ -18,7 +18,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import NamedTuple
 
-from ssdwear.drives.vendors import indicator_step
+from ssdwear.drives.indicators import indicator_step
 from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window
 from ssdwear.model.units import human_minutes
 from ssdwear.wear import fine

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ssdwear.drives.fine import WEAR_KINDS
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading
+from ssdwear.drives.indicators import UsedReading
+from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import CounterReading, FineWear
 from ssdwear.model.units import percent_text
 from ssdwear.wear import fine

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
 from ssdwear.model.records import DriveReport, Sample, Snapshot
 from ssdwear.wear import calendar
 
@@ -55,9 +55,9 @@ def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
         host_bytes_written=report.writes.host_bytes_written,
         host_bytes_read=report.writes.host_bytes_read,
         nand_bytes_written=report.writes.nand_bytes_written,
-        e2h=vendors.timed_raw(snap, 226),
-        e3h=vendors.timed_raw(snap, 227),
-        e4h=vendors.timed_raw(snap, 228),
+        e2h=timed.timed_raw(snap, 226),
+        e3h=timed.timed_raw(snap, 227),
+        e4h=timed.timed_raw(snap, 228),
         available_spare=report.health.available_spare_percent,
         media_errors=report.health.media_errors,
         counter_source=report.counters[0].source if report.counters else None,
@@ -110,7 +110,7 @@ def latest_segment(samples: Sequence[Sample]) -> Segment:
 def reading_of(sample: Sample) -> DriveReading:
     """A stored sample as a reading of its drive (its E2h where it counts the drive's whole life)."""
     return DriveReading(sample.power_on_hours, sample.used_percent, sample.used_source,
-                        fine_percent=vendors.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
+                        fine_percent=timed.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
                         host_bytes_written=sample.host_bytes_written, nand_bytes_written=sample.nand_bytes_written,
                         at=sample.at, counter_source=sample.counter_source, counter=sample.counter)
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from ssdwear.drives import vendors
+from ssdwear.drives import indicators
 from ssdwear.drives.ratings import (
     Rating,
     attaches,
@@ -159,12 +159,13 @@ def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: S
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
     latest = dated[-1]
     source = latest.used_source
-    step = vendors.indicator_step(source)
-    saturated = vendors.indicator_saturated(source, latest.used_percent)
+    step = indicators.indicator_step(source)
+    saturated = indicators.indicator_saturated(source, latest.used_percent)
     rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
     projection = None
     if source is not None and latest.used_percent is not None:
-        used = vendors.UsedReading(source, latest.used_percent, saturated, source, vendors.TRUST_STANDARD, step)
+        used = indicators.UsedReading(source, latest.used_percent, saturated, source, indicators.TRUST_STANDARD,
+                                       step)
         projection = lifetime_projection(used, Snapshot(source="history", interface=interface,
                                                         power_on_hours=latest.power_on_hours),
                                          latest.host_bytes_written, level)

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ssdwear.drives import counters, indicators, vendors
+from ssdwear.drives import counters, families, indicators
 from ssdwear.drives.fine import finer_counters
+from ssdwear.drives.indicators import UsedReading, disagreement
+from ssdwear.drives.named import temperature_attribute
 from ssdwear.drives.naming import family_named
 from ssdwear.drives.ratings import Rating, find_rating
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
+from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
     Attribute,
@@ -133,8 +135,8 @@ def health(snap: Snapshot) -> Health:
         (snap.scsi.grown_defects if snap.scsi else None),
         pending_sectors=_raw(snap, 197) if snap.interface == "ata" else None,
         uncorrectable_errors=uncorrectable if snap.interface == "ata" else None,
-        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not vendors.temperature_attribute(a)),
-        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if vendors.temperature_attribute(a)),
+        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not temperature_attribute(a)),
+        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if temperature_attribute(a)),
     )
 
 
@@ -380,7 +382,7 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
     if snap.model is None:  # a -A capture; an output with neither identity nor SMART data is no drive's at all
         return [NO_IDENTITY] if snap.has_smart_data else []
     if not snap.has_smart_data:
-        if vendors.raid_volume(snap):
+        if families.volume(snap):
             return []
         said = "; ".join(snap.messages)
         return [f"no wear figure: smartctl printed no SMART data ({said})" if said else NO_SMART_SECTION]

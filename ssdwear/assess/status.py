@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ssdwear.drives import vendors
+from ssdwear.drives.timed import timed_value
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot, location
 from ssdwear.smartctl.calls import Outcome
@@ -58,7 +58,7 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
         more = ("; `ssdwear start` stores a counter baseline for a window on its "
                 f"{report.counters[0].source}") if report.counters else finer
         return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)" + more)  # type: ignore[arg-type]
-    e4 = vendors.timed_value(snap, 228)
+    e4 = timed_value(snap, 228)
     unrecorded = "" if reset is not None or "no record" in (window.reason or "") else "no reset by ssdwear recorded"
     reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
     return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]

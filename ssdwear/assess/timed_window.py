@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ssdwear.drives import vendors
-from ssdwear.drives.vendors import TRUST_DERIVED, UsedReading
+from ssdwear.drives import timed as drive_timed
+from ssdwear.drives.indicators import TRUST_DERIVED, UsedReading
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, TIMER_SENTINELS, Snapshot, Window
 from ssdwear.model.units import human_minutes, percent_text
 
@@ -34,9 +34,9 @@ def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> Time
     window from here through assess(), `status` and `measure` through judged_window(). Attribute 226 on a drive
     that is not an Intel SSD (a Toshiba HDD's Load-in_Time) is not wear and is never looked at here.
     """
-    if not vendors.has_timed_workload(snap):
+    if not drive_timed.has_timed_workload(snap):
         return None
-    e2, e3, e4 = (vendors.timed_raw(snap, i) for i in (226, 227, 228))
+    e2, e3, e4 = (drive_timed.timed_raw(snap, i) for i in (226, 227, 228))
     if e2 is None or e4 is None:
         return None
     warnings: list[str] = []
@@ -88,10 +88,10 @@ def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> Time
 
 def _never_reset(e2: int, e4: int, poh_minutes: float | None) -> UsedReading | None:
     """E2h as the lifetime wear indicator when E4h is the drive's whole power-on time (a timer never reset)."""
-    if poh_minutes is None or abs(e4 - poh_minutes) > vendors.never_reset_slack(poh_minutes):
+    if poh_minutes is None or abs(e4 - poh_minutes) > drive_timed.never_reset_slack(poh_minutes):
         return None
     wear_percent = e2 / E2H_STEPS_PER_PERCENT
-    return UsedReading(vendors.E2H_LIFETIME_SOURCE, wear_percent, False,
+    return UsedReading(drive_timed.E2H_LIFETIME_SOURCE, wear_percent, False,
                        f"E2h = {e2} (timer never reset) = {wear_percent:.2f} %", TRUST_DERIVED,
                        step=1 / E2H_STEPS_PER_PERCENT)
 
@@ -123,7 +123,7 @@ def _represents(ctx: Context, e4: int, whole_life: bool) -> tuple[float | None, 
 def _implausible_window(snap: Snapshot, e2: int, e4: int, poh_minutes: float | None,
                         used: UsedReading | None) -> str | None:
     """Why these E2h/E4h cannot be a measurement (None when they can)."""
-    if vendors.impossible_timed(snap, e2, e4):
+    if drive_timed.impossible_timed(snap, e2, e4):
         return (f"E2h = {e2} (exactly 100 %) with E4h = {e4:,} minutes ({e4 / MINUTES_PER_YEAR:,.0f} years) "
                 "is a pattern of broken firmware counters, not a measurement")
     if poh_minutes is not None and e4 > poh_minutes + 60:

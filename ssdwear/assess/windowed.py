@@ -26,7 +26,7 @@ from itertools import pairwise
 from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
+from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
@@ -45,9 +45,9 @@ class DriveReading:
 
     power_on_hours: float | None  # None when unknown or not plausible: such a reading gives no rate
     used_percent: float | None
-    used_source: str | None  # the wear indicator read (vendors' source names)
+    used_source: str | None  # the wear indicator read (drives/indicators.py's source names)
     used_at_least: bool = False  # a saturated indicator: the true wear is this or more
-    fine_percent: float | None = None  # a finer counter of lifetime wear (vendors.lifetime_e2h_percent)
+    fine_percent: float | None = None  # a finer counter of lifetime wear (drives/timed.py lifetime_e2h_percent)
     host_bytes_written: float | None = None
     nand_bytes_written: float | None = None
     at: datetime | None = None  # the wall-clock time of the reading, where known

@@ -1,4 +1,4 @@
-"""Byte counters: what a drive's write counters say in bytes, read as its profile (vendors.py) names them, and
+"""Byte counters: what a drive's write counters say in bytes, read as its family's row (families.py) names them, and
 whether a count can be true at all (a counter faster than the drive's link is dropped with a warning)."""
 
 from __future__ import annotations
@@ -7,10 +7,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ssdwear.model.family import Counter
 from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
 
+from . import families
 from .indicators import used_readings
-from .vendors import Counter, GiB, MiB, profile
+
+MiB = 1 << 20
+GiB = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -165,7 +169,7 @@ def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteC
     """Host writes: Device Statistics (exact, by the ATA standard), else the family's attribute, which must
     also be no fewer than the drive's hours and wear allow (too_small)."""
     devstat = _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written")
-    attribute = _first(snap, profile(snap).host_written)
+    attribute = _first(snap, families.host_written(families.family_of(snap)))
     if devstat is None and (reason := too_small(snap, sane_bytes(snap, attribute, None))) is not None:
         if problems is not None:
             problems.append(reason)
@@ -175,8 +179,8 @@ def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteC
 
 def ata_host_read(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
-                 _first(snap, profile(snap).host_read), problems)
+                 _first(snap, families.host_read(families.family_of(snap))), problems)
 
 
 def ata_nand_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
-    return sane_bytes(snap, _first(snap, profile(snap).nand_written), problems)
+    return sane_bytes(snap, _first(snap, families.nand_written(families.family_of(snap))), problems)

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from .counts import count_text
+from .family import CounterKind, Family
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -25,9 +26,6 @@ MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count 
 # A measured window: Intel's timed workload since a reset, a finer counter since `start` stored its baseline (any
 # SSD), two or more saved outputs of one drive, the history.
 WindowKind = Literal["timed-workload", "counter", "readings", "history"]
-# What a finer counter counts: writes to the flash (media) or its average erase cycles (erase) see the drive's write
-# amplification and count wear; host writes do not.
-CounterKind = Literal["media", "erase", "host"]
 DriveKind = Literal["ssd", "hdd", "unknown"]
 
 
@@ -132,6 +130,8 @@ class Snapshot:
     parse_notes: tuple[str, ...] = ()  # what the parser noticed (odd values, missing sections)
     problems: tuple[str, ...] = ()  # impossible values the parser dropped (they become warnings)
     truncated: bool = False  # the output was cut off (a capture that ends inside a table)
+    # The drive-family row this reading was matched to (drives/families.py), once per reading: every layer reads it.
+    family: Family | None = field(default=None, compare=False, repr=False)
 
     def attr(self, attr_id: int) -> Attribute | None:
         return self.attributes.get(attr_id)

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.counter_window import NO_FINER_COUNTER
-from ssdwear.drives import vendors
+from ssdwear.drives.timed import reset_refusal
 from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
 from ssdwear.smartctl.calls import identify, reset_nvme_timer, reset_timer
@@ -93,7 +93,7 @@ def _reset_one(session: Session, store: Store, device: str, dtype: str | None, s
                every: bool) -> tuple[StartStatus, str]:
     """The steps, in order; each raises NotReset to stop. A drive the reset is not documented for, with a finer
     counter, gets a counter window instead: its baseline stored, nothing sent."""
-    refusal = vendors.reset_refusal(snap)
+    refusal = reset_refusal(snap)
     if refusal is not None and not force:
         started = counter_baseline(session, store, device, dtype, snap)
         if started is not None:
@@ -114,7 +114,7 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
     def refused(why: str, hint: str = "") -> NotReset:
         return NotReset("skipped", f"not eligible: {why}") if every else NotReset("refused", f"not reset: {why}{hint}")
 
-    refusal = vendors.reset_refusal(snap)
+    refusal = reset_refusal(snap)
     if refusal is not None and not force:
         raise refused(f"{refusal}; {NO_FINER_COUNTER}", "; --force sends it anyway, at your own risk")
     nvme = None

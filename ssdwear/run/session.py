@@ -19,7 +19,7 @@ from ssdwear.assess import report as assess_mod
 from ssdwear.assess.context import Context
 from ssdwear.assess.history import sample_of
 from ssdwear.assess.windowed import with_windowed
-from ssdwear.drives import vendors
+from ssdwear.drives import families
 from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
@@ -328,7 +328,7 @@ class Session:
                 else:
                     reports.append(assess_mod.failed(outcome.device, outcome.message, outcome.device_type))
                 continue
-            controller = vendors.raid_volume(outcome)
+            controller = families.volume(outcome)
             if controller is not None:
                 volumes.append((outcome.device or outcome.source, controller))
                 continue

@@ -20,7 +20,7 @@ from ssdwear.assess.context import Context
 from ssdwear.assess.report import assess
 from ssdwear.assess.status import status_row
 from ssdwear.cli.app import App
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot
 from ssdwear.run.measure import drive_state
@@ -38,7 +38,7 @@ def timed_files() -> list[Path]:
             snap = load(path)
         except ParseError:
             continue
-        if vendors.has_timed_workload(snap):
+        if timed.has_timed_workload(snap):
             found.append(path)
     return found
 
@@ -59,7 +59,7 @@ def builder_cases() -> list[Snapshot]:
 def contexts(snap: Snapshot) -> list[Context]:
     """No reset known; ssdwear's reset 90 minutes ago (a longer window did not take it); a reset the window
     fits; each with and without --represents 1d."""
-    e4 = min(vendors.timed_raw(snap, 228) or 0, 10**8)  # broken counters reach 3.8e9 minutes
+    e4 = min(timed.timed_raw(snap, 228) or 0, 10**8)  # broken counters reach 3.8e9 minutes
     resets = [None, ResetRecord(at=T0 - timedelta(minutes=90)), ResetRecord(at=T0 - timedelta(minutes=e4 + 30))]
     return [Context(now=T0, reset=r, represents_minutes=rep) for r in resets for rep in (None, DAY)]
 
