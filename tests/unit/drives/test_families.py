@@ -3,6 +3,7 @@ the per-family meaning of attributes, and the reset guard the rows give."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -291,3 +292,31 @@ def test_a_stored_indicator_has_the_step_and_saturation_its_live_reading_had() -
              *indicators.ata_used_readings(ata("Samsung SSD 860 EVO 1TB", [attr(177, 0, value=0)])).readings]
     assert [r.at_least for r in edges] == [True, False, True, True]
     assert all(indicators.indicator_saturated(r.source, r.percent) == r.at_least for r in edges)
+
+
+# Where a regular expression may meet a model string, a firmware revision or a drive-database family: the table's
+# one matcher (drives/families.py matches_whole, which drives/timed.py's reset guard and fine.py's OCP check call
+# with the rows' expressions), the ratings catalogue (its own sourced table: ratings.yaml's patterns, and the
+# config's, which host/config.py compiles to check them) and smartd's file names (MODEL-SERIAL, smartctl/smartd.py).
+MATCHER_HOMES = {"ssdwear/drives/families.py", "ssdwear/drives/ratings.py", "ssdwear/host/config.py",
+                 "ssdwear/smartctl/smartd.py"}
+_REGEX_CALL = re.compile(r"(?:\bre\.(?:match|search|fullmatch|compile)|\.(?:match|search|fullmatch))\(([^)]*)")
+
+
+def test_no_model_regular_expression_outside_the_family_table() -> None:
+    """No module but the table's applies a regular expression to a model, a firmware or a family, and no module but
+    the table's rows (drives/families.py, intel.py, vendors.py) holds a pattern for one (issue 27.1)."""
+    from support.paths import ROOT
+
+    strays = []
+    for path in sorted((ROOT / "ssdwear").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            calls = [m.group(1) for m in _REGEX_CALL.finditer(line)]
+            if name not in MATCHER_HOMES and any(re.search(r"model|firmware|family", c) for c in calls):
+                strays.append(f"{name}:{number}: {line.strip()}")
+    assert strays == []
+    rows = {"ssdwear/drives/families.py", "ssdwear/drives/intel.py", "ssdwear/drives/vendors.py"}
+    holders = {str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*.py")
+               if re.search(r"\b(model|firmware|family|family_alone)=r?[\"']", p.read_text(encoding="utf-8"))}
+    assert holders <= rows
