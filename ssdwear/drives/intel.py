@@ -25,24 +25,34 @@ DRIVEDB = "drivedb.h at f1d0da9ce"
 # 'Samsung based SSDs' family is not an Intel drive.
 INTEL_FAMILY = r"(?:Dell Certified )?Intel\b.*|Solidigm\b.*"
 
-# Intel families for which the timed-workload reset (`smartctl -t vendor,0x40`) is documented: smartmontools
-# drivedb.h says "226,227,228 can be reset by 'smartctl -t vendor,0x40'" for these entries, and the Intel DC
-# datasheets document SMART EXECUTE OFF-LINE IMMEDIATE subcommand 40h. Each pattern is an Intel model number; it must
-# be the whole model string (an optional 'INTEL ' prefix, an OEM suffix of up to four letters or digits).
-_SATA_FORM = r"(?i)(?:INTEL\s+|SOLIDIGM\s+)?(?:{})[A-Z0-9]{{0,4}}(?:\s+INTEL)?"
-SATA_RESETS = tuple(Reset(name, _SATA_FORM.format(pattern), "drivedb.h reset notes; Intel DC datasheets")
-                    for name, pattern in (
-    ("X25-M G2", r"SSDSA[12]M(040|080|120|160)G2"),
-    ("311/313", r"SSD(SA2VP|MAEXC)(020|024)G[23]"),
-    ("320", r"SSDSA[12][BCN][WT](040|080|120|160|300|600)G3"),
-    ("710", r"SSDSA2BZ(100|200|300)G3"),
-    ("545s", r"SSDSC[2K]K[WF](128G|256G|512G|010T)8"),
-    # 730 (2BP), DC S3500/S3510/S3520 (2BB, 1NB), S3700/S3710 (2BA), S3610 (2BX, 1.8-inch 1BG)
-    ("730, DC S35x0/S36x0/S37x0", r"SSDSC(2B[ABPX]|1BG|1NB)\d{3}[GT]\d"),
-    ("DC S3520 M.2", r"SSDSCKJB\d{3}[GT]7"),
-    # DC S4500/S4600, D3-S4510/S4610/S4520/S4620 (2.5-inch 2KB/2KG, M.2 KKB/KKG)
-    ("S4x00/S4x10/S4x20", r"SSDSC(2K|KK)[BG]\d{3}[GT][78Z]"),
-))
+# Intel's SATA timed-workload reset: exactly the drivedb.h entries whose comment says "226,227,228 can be reset by
+# 'smartctl -t vendor,0x40'", under each entry's model and firmware regular expressions (drivedb.h matches the whole
+# strings); and the DC S3710 by Intel's datasheet (its own drivedb.h entry, "Intel 3710 Series SSDs" at line 1928,
+# carries no reset note, though most S3710 models first match the 730/S3700 entry, which does).
+SATA_RESETS = (
+    Reset("X25-M/X18-M/X25-V G2 on firmware 2CV102J8 or later", r"INTEL SSDSA[12]M(040|080|120|160)G2.*",
+          f"{DRIVEDB} 'Intel X18-M/X25-M/X25-V G2 SSDs' (fixed firmware), line 1565", r"2CV102(J[89A-Z]|[K-Z].)"),
+    Reset("311/313", r"INTEL SSD(SA2VP|MAE[SX]C)(020|024)G[23]H?", f"{DRIVEDB} 'Intel 311/313 Series SSDs', line 1596"),
+    Reset("320", r"INTEL SSDSA[12][BCN][WT](040|080|120|160|300|600)G3[ADHL]?",
+          f"{DRIVEDB} 'Intel 320 Series SSDs', line 1622"),
+    Reset("710", r"INTEL SSDSA2BZ(100|200|300)G3", f"{DRIVEDB} 'Intel 710 Series SSDs', line 1652"),
+    Reset("545s", r"INTEL SSDSC[2K]K[WF](128G|256G|512G|010T)8.*", f"{DRIVEDB} 'Intel 545s Series SSDs', line 1805"),
+    Reset("730, DC S3500/S3510/S3610/S3700 (and HPE's VK000...GWSXF)",
+          r"INTEL SSDSC(1N|[12]B)[ABGPX]((080|100|120|150|160|200|240|300|400|480|600|800)[GH][3467][CERT]?|"
+          r"(012|016)T[46])|VK000(120|240|480)GWSXF",
+          f"{DRIVEDB} 'Intel 730 and DC S35x0/3610/3700 Series SSDs', line 1836"),
+    Reset("DC S3710", r"INTEL SSDSC2BA(200G|400G|800G|012T)4.?",
+          "Intel DC S3710 datasheet (SMART EXECUTE OFF-LINE IMMEDIATE, subcommand 40h); model numbers as drivedb.h's "
+          "'Intel 3710 Series SSDs', line 1928"),
+    Reset("DC S3520", r"INTEL SSDSC(2|K)(J|B)B(240G|480G|960G|150G|760G|800G|012T|016T)7.?",
+          f"{DRIVEDB} 'Intel S3520 Series SSDs', line 1945"),
+    Reset("Dell-certified DC S3520", r"SSDSC(2|K)(J|B)B(240G|480G|960G|120G|760G|800G|012T|016T)7R.?",
+          f"{DRIVEDB} 'Dell Certified Intel S3520 Series SSDs', line 1975"),
+    Reset("DC S4500/S4600, D3-S4510/S4610/S4520/S4620", r"(INTEL|SOLIDIGM) SSDSC(2K|KK)(B|G)(240G|480G|960G|019T|038T|"
+          r"076T)[78Z].?", f"{DRIVEDB} 'Intel/Solidigm S46x0/S45x0 Series SSDs', line 1992"),
+    Reset("Dell-certified DC S4x00/D3-S4x10", r"SSDSC(2K|KK)(B|G)(240G|480G|960G|019T|038T)(7R|8R).?",
+          f"{DRIVEDB} 'Dell Certified Intel S4x00/D3-S4x10 Series SSDs', line 2026"),
+)
 SATA_TIMED = TimedWorkload(
     resets=SATA_RESETS,
     # E2h = 102400 (exactly 100 %) with E4h in the hundreds of millions of minutes is seen on real
@@ -60,7 +70,7 @@ WEAROUT_233 = WearAttribute(233, "intel_233_media_wearout", "Media_Wearout_Indic
 
 # Intel and Solidigm model numbers, whole: 'INTEL SSDSA2BZ200G3', 'INTEL SSDSC2KF256H6 SATA 256GB' (drivedb.h's
 # Pro 5400s and 545s entries), OEM variants without the prefix ('SSDSCKJB240G7R'), the X25-E's prefix last
-# ('SSDSA2SH032G1GN INTEL'), and HPE's VK000...GWSXF (an HPE INTEL SSDSC2BB480G4, drivedb.h line 1843).
+# ('SSDSA2SH032G1GN INTEL'), and HPE's VK000...GWSXF (an HPE INTEL SSDSC2BB480G4, drivedb.h line 1844).
 MODEL = r"(?i)(?:INTEL|SOLIDIGM)\s+SSD[A-Z0-9]+(?: SATA \d+[GT]B)?|SSD(?:SA|SC|MC|MA|PE|PF|PB)[A-Z0-9]+(?:\s+INTEL)?|" \
         r"VK000(?:120|240|480)GWSXF"
 # Dell-certified Intel drives (model ending in 'R', e.g. SSDSC2KB480G7R, SSDSCKJB240G7R, INTEL SSDSC1BG200G4R): their
@@ -122,7 +132,8 @@ FAMILIES: tuple[Family, ...] = (
           wear=(WearAttribute(245, "dell_245_percent_life_remaining", "Percent_Life_Remaining", floor=0),)),
     # Intel's SandForce SF-2281 drives: Intel's attributes, and SandForce's 255 for a Device Statistic not valid.
     _sata("Intel SandForce (520/525/330/335/53x/Pro 1500/2500)", f"{DRIVEDB} 'Intel 520 Series SSDs' (line 1692), "
-          "'Intel 525' (1716), 'Intel 53x and Pro 1500/2500' (1742), 'Intel 330/335' (1772)",
+          "'Intel 525 Series SSDs' (line 1716), 'Intel 53x and Pro 1500/2500 Series SSDs' (line 1742), "
+          "'Intel 330/335 Series SSDs' (line 1772)",
           model=SANDFORCE_MODEL, family_alone=SANDFORCE_FAMILY, controller="SandForce"),
     _sata("Intel/Solidigm", f"{DRIVEDB} Intel entries (lines 1532-2083); Intel DC S3700 datasheet",
           model=MODEL, family_alone=INTEL_FAMILY),

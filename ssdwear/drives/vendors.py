@@ -41,14 +41,14 @@ FAMILIES: tuple[Family, ...] = (
                          Counter(246, lba_names=("Total_LBAs_Written",), sectors_as="Micron Total_LBAs_Written")),
            host_counters_wrap_at=2**32 * 512),
     # SandForce-derived (Kingston, Seagate Nytro) 231 SSD_Life_Left: normalized = remaining.
-    Family("SandForce (Kingston, Seagate Nytro)", f"{DRIVEDB} 'SandForce Driven SSDs' (lines 884-1060)",
+    Family("SandForce (Kingston, Seagate Nytro)", f"{DRIVEDB} 'SandForce Driven SSDs' (line 937; 884, 910)",
            model=r"(?i).*kingston.*|XA\d{3,4}[A-Z]{2}\d.*",
            family_alone=r"(?is).*(?:sandforce|Seagate Nytro|Kingston).*",
            wear=(WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0),), controller="SandForce"),
     # WD Blue / Red / Green SATA SSDs (drivedb.h "WD Blue / Red / Green SSDs"; the 4 TB Red SA500 WDS400T1R0A only
     # since its commit 8fdde1fcb, not in smartctl 7.3's): 241/242 Host_Writes_GiB/Host_Reads_GiB count GiB (the
     # corpus WDS200T1R0A: 121,390 GiB = Device Statistics' Logical Sectors Written x 512 within 0.01 %).
-    Family(WD_SATA, f"{DRIVEDB} 'WD Blue / Red / Green SSDs'",
+    Family(WD_SATA, f"{DRIVEDB} 'WD Blue / Red / Green SSDs', line 5616",
            model=r"(?:WDC\s+WDS\d{3}[GT]\d[BGR]\d[AB]|WDC WDBNCE|WD (?:Green|Blue SA5[01]0|Red SA5[01]0)\b).*",
            fine=(FineCounter("average_erase_count", "erase", (173,), r"^Average_PE_Cycles_TLC$", "erase cycle",
                              any_name=True),),
@@ -116,7 +116,7 @@ FAMILIES: tuple[Family, ...] = (
            wear=(WearAttribute(177, "toshiba_177_wear_leveling_count", "Wear_Leveling_Count"),),
            host_written=(Counter(241, 32 * MiB, "32 MiB"),), host_read=(Counter(242, 32 * MiB, "32 MiB"),)),
     # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
-    Family("SK hynix / Toshiba", f"{DRIVEDB} 'SK hynix SATA SSDs' (lines 3479, 3542); Toshiba's SATA SSDs in the "
+    Family("SK hynix / Toshiba", f"{DRIVEDB} 'SK hynix SATA SSDs' (line 3479; 3542); Toshiba's SATA SSDs in the "
            "corpus", model=r"(?i)(?:SH[GY]S|HFS\d).*|.*SK ?hynix.*|(?:TOSHIBA (?:KHK|THNS|HK\d)|KHK|THNSN).*",
            wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),)),
 )

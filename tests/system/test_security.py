@@ -21,6 +21,7 @@ import pytest
 from support.builders import attr, intel
 from support.cli import ssdwear_cli
 from support.clock import T0
+from support.edited import edited_machine
 from support.paths import FIXTURES, ROOT
 from support.store import count_samples
 
@@ -39,16 +40,7 @@ OTHER_UID = 1000  # any uid that is not root's
 
 def machine(tmp_path: Path, base: str = "intel", edits: dict[str, Callable[[dict[str, Any]], object]] | None = None
             ) -> Path:
-    """A copy of a fixture machine whose JSON answers for some devices are edited (-x and -i alike)."""
-    folder = tmp_path / f"machine-{base}"
-    shutil.copytree(FIXTURES / base, folder)
-    for device, edit in (edits or {}).items():
-        for path in folder.glob(f"*{device.replace('/', '_')}*.out"):
-            if path.name.startswith("smartctl --json=c"):
-                doc = json.loads(path.read_text())
-                edit(doc)
-                path.write_text(json.dumps(doc) + "\n")
-    return folder
+    return edited_machine(tmp_path, base, edits)
 
 
 def set_attr_raw(attr_id: int, raw: int) -> Callable[[dict[str, Any]], None]:
