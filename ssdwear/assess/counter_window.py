@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from ssdwear.drives.indicators import indicator_step
-from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window
+from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window, WindowState
 from ssdwear.model.units import human_minutes
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
@@ -52,8 +52,8 @@ def with_counter_window(report: DriveReport, ctx: Context) -> DriveReport:
 
 def _refused(base: Sample, why: str, minutes: float | None = None, pending: bool = False,
              valid_in: float | None = None) -> Window:
-    return Window(kind="counter", valid=False, reason=why, minutes=minutes, counter=base.counter_source,
-                  pending=pending, valid_in_minutes=valid_in, started_at=base.at)
+    return Window(kind="counter", state=WindowState.NOT_YET if pending else WindowState.REFUSED, reason=why,
+                  minutes=minutes, counter=base.counter_source, valid_in_minutes=valid_in, started_at=base.at)
 
 
 def applies(report: DriveReport, base: Sample) -> bool:
@@ -163,7 +163,7 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
                                            lifetime.percent_per_year_high or 0.0), report.used_percent)
     projection = wear.rate_projection(rate, report.used_percent, f"window:{counter.source}", basis, level, rates,
                                       trend, f"window|{counter.kind}")
-    window = Window(kind="counter", valid=True, reason=f"counter window {since}: {span.words}",
+    window = Window(kind="counter", state=WindowState.VALID, reason=f"counter window {since}: {span.words}",
                     minutes=span.minutes, wear_percent=worn.central, represents_minutes=represents,
                     counter=counter.source, wear_percent_low=worn.low, wear_percent_high=worn.high,
                     counter_delta=delta, started_at=base.at)

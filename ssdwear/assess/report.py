@@ -1,15 +1,18 @@
-"""Turn one Snapshot (plus what the history store knows) into a DriveReport. Pure: no I/O, clock passed in.
+"""Turn one Snapshot (plus what ssdwear knows of the drive: Context, its past in a live run) into a DriveReport, once
+per drive per run (assess). Pure: no I/O, clock passed in.
 
 Decisions made here:
 - which lifetime-wear indicator to believe (the most trustworthy one), and when the others disagree;
 - whether Intel's timed-workload window stands (the rule is timed_window.py's);
-- which projection to give: the timed workload when valid, else the lifetime average.
+- which projection to give: the timed workload when valid, else the lifetime average; then a counter window since
+  `start`'s baseline (counter_window.py) and the history's windowed projection (history.py) where they stand.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from ssdwear.drives import counters, families, indicators
 from ssdwear.drives.fine import finer_counters
@@ -33,6 +36,7 @@ from ssdwear.model.records import (
     Writes,
     location,
 )
+from ssdwear.smartctl.smartd import as_logged
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading
@@ -40,6 +44,7 @@ from ssdwear.wear.forecast import Reading
 from .context import NO_CONTEXT, Context
 from .counter_window import with_counter_window
 from .fine_wear import reading_wear
+from .history import with_past
 from .timed_window import TimedResult, percent_of, timed_window
 
 
@@ -264,9 +269,27 @@ def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedRe
     return chosen, []
 
 
-def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
-    """Everything ssdwear concludes about one drive from one reading."""
-    snap = family_named(snap)  # as a smartctl that knew the drive would have printed it
+@dataclass
+class _Look:
+    """What one reading says about its drive with what ssdwear knows of it (Context), before any projection: its
+    wear indicators and the one chosen (sharpened by E2h never reset), the timed window as judged, its writes, health
+    and finer counters, and the warnings and notes so far, in the order they are said."""
+
+    snap: Snapshot  # as a smartctl that knew the drive would have printed it (family_named)
+    kind: DriveKind
+    readings: list[UsedReading]
+    chosen: UsedReading | None
+    timed: TimedResult | None
+    writes: Writes
+    health: Health
+    counters: list[CounterReading]
+    fine: FineWear | None
+    warnings: list[str]
+    notes: list[str]
+
+
+def _look(snap: Snapshot, ctx: Context) -> _Look:
+    snap = family_named(families.known(snap))  # as a smartctl that knew the drive would have printed it
     readings, notes, contradicted = indicators.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
     kind = drive_kind(snap)
@@ -291,15 +314,12 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     h = health(snap)
     warnings.extend(health_warnings(h))
     counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
+    return _Look(snap, kind, readings, chosen, timed, drive_writes, h, counters, fine_wear, warnings, notes)
 
-    window = timed.window if timed is not None else None
-    projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
-    if projection is not None and projection.trend is not None:
-        warnings.append(projection.trend.text)
-    if projection is None and chosen is not None:
-        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
 
-    report = DriveReport(
+def _report(look: _Look, projection: Projection | None) -> DriveReport:
+    snap, chosen = look.snap, look.chosen
+    return DriveReport(
         device=snap.device or snap.source,
         device_type=snap.device_type,
         model=snap.model,
@@ -307,26 +327,51 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
         wwn=snap.wwn,
         firmware=snap.firmware,
         interface=snap.interface,
-        kind=kind,
+        kind=look.kind,
         capacity_bytes=snap.capacity_bytes,
         power_on_hours=snap.power_on_hours if snap.power_on_hours_trusted else None,
         used_percent=chosen.percent if chosen else None,
         used_at_least=chosen.at_least if chosen else False,
         used_source=chosen.source if chosen else None,
         used_step=chosen.step if chosen else None,
-        used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in readings),
-        window=window,
+        used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in look.readings),
+        window=look.timed.window if look.timed is not None else None,
         projection=projection,
-        writes=drive_writes,
-        health=h,
+        writes=look.writes,
+        health=look.health,
         smart_available=snap.smart_available,
-        warnings=tuple(dict.fromkeys(warnings)),
-        notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
+        warnings=tuple(dict.fromkeys(look.warnings)),
+        notes=tuple(dict.fromkeys(look.notes + list(snap.parse_notes))),
         source=snap.source,
-        counters=tuple(counters),
-        fine=fine_wear,
+        counters=tuple(look.counters),
+        fine=look.fine,
     )
-    return with_counter_window(report, ctx)
+
+
+def figures(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
+    """What one reading says about its drive by itself, no projection made (and no window measured from a baseline,
+    no history): the wear indicator chosen, writes, health, finer counters. Not an assessment: what a sample of the
+    reading stores (history.sample_of), for the readings that only feed a drive's history (smartd's lines of it, and
+    the drive now as smartd logs it)."""
+    return _report(_look(snap, ctx), None)
+
+
+def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
+    """Everything ssdwear concludes about one drive from one reading (and, in a live run, its past: Context.past),
+    once per drive per run."""
+    look = _look(snap, ctx)
+    chosen, snap, notes, warnings = look.chosen, look.snap, look.notes, look.warnings
+    projection = _projection(look.timed, chosen, snap, ctx, look.writes.host_bytes_written)
+    if projection is not None and projection.trend is not None:
+        warnings.append(projection.trend.text)
+    if projection is None and chosen is not None:
+        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
+    report = with_counter_window(_report(look, projection), ctx)
+    if ctx.past is None or ctx.now is None:
+        return report
+    logged = as_logged(snap) if ctx.past.stored or ctx.past.logged is not None else None
+    seen = (logged, figures(logged, ctx)) if logged is not None else None
+    return with_past(snap, report, ctx.past, ctx.interval_level, ctx.now, seen)
 
 
 def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: list[str], warnings: list[str]
@@ -360,6 +405,8 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
 
 NO_SMART_SECTION = ("no wear figure: the output holds no SMART data, only the drive's identity (smartctl -i); "
                     "save smartctl -x (or -a) for its wear indicators")
+NO_SMART_SUPPORT = ("no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
+                    "controller's pass-through type with -d)")
 NO_IDENTITY = ("no wear figure: the output has no identity section (model, serial: smartctl -i, -a or -x print it), "
                "so the drive family, and with it what its vendor attributes mean, is unknown; save smartctl -x")
 
@@ -368,8 +415,7 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
                     readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
     if snap.smart_available is False:
-        return ["no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
-                "controller's pass-through type with -d)"]
+        return [NO_SMART_SUPPORT]
     if kind == "hdd":
         rpm = f" ({snap.rotation_rate:,} rpm)" if snap.rotation_rate else ""
         shown = "; ".join(r.detail for r in readings)
@@ -409,5 +455,6 @@ def failed(device: str, message: str, device_type: str | None = None) -> DriveRe
 
 def judged_window(snap: Snapshot, ctx: Context) -> Window | None:
     """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
-    `status` and `measure` read validity from here, so the three never disagree."""
+    `status` and `measure` read validity from here (the drive's one assessment of the poll), so the three never
+    disagree."""
     return assess(snap, ctx).window

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from ssdwear.drives.timed import timed_value
 from ssdwear.model.errors import DriveError
-from ssdwear.model.records import Snapshot, location
+from ssdwear.model.records import Snapshot, WindowState, location
 from ssdwear.smartctl.calls import Outcome
 
 from .context import Context
@@ -59,7 +59,8 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
                 f"{report.counters[0].source}") if report.counters else finer
         return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)" + more)  # type: ignore[arg-type]
     e4 = timed_value(snap, 228)
-    unrecorded = "" if reset is not None or "no record" in (window.reason or "") else "no reset by ssdwear recorded"
+    # the held window's reason says already that ssdwear has no record of a reset
+    unrecorded = "" if reset is not None or window.state is WindowState.HELD else "no reset by ssdwear recorded"
     reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
     return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]
                      valid=window.valid, pending=window.pending, reason=reason, kind=window.kind)

@@ -9,7 +9,14 @@ from datetime import datetime, timedelta
 
 from ssdwear.drives import timed as drive_timed
 from ssdwear.drives.indicators import TRUST_DERIVED, UsedReading
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, MINUTES_PER_YEAR, TIMER_SENTINELS, Snapshot, Window
+from ssdwear.model.records import (
+    E2H_STEPS_PER_PERCENT,
+    MINUTES_PER_YEAR,
+    TIMER_SENTINELS,
+    Snapshot,
+    Window,
+    WindowState,
+)
 from ssdwear.model.units import human_minutes, percent_text
 
 from .context import Context
@@ -42,23 +49,24 @@ def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> Time
     warnings: list[str] = []
     notes: list[str] = []
 
-    def pending(reason: str, valid_in: float | None) -> TimedResult:
-        return TimedResult(Window(kind="timed-workload", valid=False, reason=reason, valid_in_minutes=valid_in,
-                                  pending=True), None, tuple(warnings), tuple(notes))
+    def pending(state: WindowState, why: str, valid_in: float | None) -> TimedResult:
+        return TimedResult(Window(kind="timed-workload", state=state, reason=f"{state.value}: {why}",
+                                  valid_in_minutes=valid_in), None, tuple(warnings), tuple(notes))
 
     def untrusted(reason: str, lifetime: UsedReading | None = None) -> TimedResult:
-        return TimedResult(Window(kind="timed-workload", valid=False, reason=f"timer not trustworthy: {reason}",
-                                  minutes=float(e4), wear_steps=e2), lifetime, tuple(warnings), tuple(notes))
+        window = Window(kind="timed-workload", state=WindowState.UNTRUSTED, reason=f"timer not trustworthy: {reason}",
+                        minutes=float(e4), wear_steps=e2)
+        return TimedResult(window, lifetime, tuple(warnings), tuple(notes))
 
     if snap.truncated:
         return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
                          "read the drive again or save its complete smartctl -x output")
     if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
-        return pending(_sentinel_reason(ctx), None)
+        return pending(WindowState.NOT_YET if ctx.reset is not None else WindowState.HELD, _sentinel_reason(ctx), None)
     if e4 < VALID_AFTER_MINUTES:
         left = VALID_AFTER_MINUTES - e4
-        return pending(f"not valid yet: {e4} of {VALID_AFTER_MINUTES} power-on minutes; "
-                       f"{_when_valid(ctx, e4)}", float(left))
+        return pending(WindowState.NOT_YET, f"{e4} of {VALID_AFTER_MINUTES} power-on minutes; {_when_valid(ctx, e4)}",
+                       float(left))
 
     poh_minutes = snap.power_on_hours * 60 if snap.power_on_hours is not None and snap.power_on_hours_trusted \
         else None
@@ -80,8 +88,9 @@ def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> Time
     represents, said = _represents(ctx, e4, lifetime is not None)
     (notes if lifetime is not None else warnings).extend(said)
     host_reads = None if e3 is None or e3 in TIMER_SENTINELS else float(e3)
-    window = Window(kind="timed-workload", valid=True, reason=reason, minutes=float(e4), wear_percent=wear_percent,
-                    wear_steps=e2, host_reads_percent=host_reads, represents_minutes=represents)
+    window = Window(kind="timed-workload", state=WindowState.VALID, reason=reason, minutes=float(e4),
+                    wear_percent=wear_percent, wear_steps=e2, host_reads_percent=host_reads,
+                    represents_minutes=represents)
     ours = ctx.reset is not None and ctx.now is not None and not someone_else
     return TimedResult(window, lifetime, tuple(warnings), tuple(notes), ours)
 
@@ -178,13 +187,13 @@ def _reset_by_someone_else(ctx: Context, e4: int) -> list[str]:
 
 
 def _sentinel_reason(ctx: Context) -> str:
-    """Why E2h-E4h at 65535 give no window. Only a reset ssdwear recorded is said to have happened: drives seen
-    at tens of thousands of power-on hours show 65535 with no reset anyone knows of."""
+    """Why E2h-E4h at 65535 give no window (after its state's words). Only a reset ssdwear recorded is said to have
+    happened: drives seen at tens of thousands of power-on hours show 65535 with no reset anyone knows of."""
     held = (f"the drive holds E2h-E4h at 65535 until its workload timer has run {VALID_AFTER_MINUTES} power-on "
             "minutes after a reset")
     if ctx.reset is not None:
-        return f"not valid yet: {held}; {_when_valid(ctx, 0)}"
-    return (f"not valid: E2h-E4h read 65535, so the counters hold no measurement ({held}; ssdwear has no record "
+        return f"{held}; {_when_valid(ctx, 0)}"
+    return (f"E2h-E4h read 65535, so the counters hold no measurement ({held}; ssdwear has no record "
             "of resetting this drive, so when it will be valid is not known; `ssdwear start` begins a window)")
 
 

@@ -27,7 +27,7 @@ from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
 from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window, WindowState
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading, calibration, clean, rate_forecast, too_early
@@ -178,11 +178,12 @@ def _write_amplification(readings: Sequence[DriveReading]) -> float | None:
     return (n1 - n0) / (h1 - h0)
 
 
-def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, kind: SeriesKind, level: float
-                        ) -> Windowed:
+def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, kind: SeriesKind, level: float,
+                        origin: str | None = None) -> Windowed:
     """The calibrated projection over `readings` (of one drive, in power-on order, the newest last), whose newest
-    report is `latest`; or why they give none (see the module's rules). `kind` words it."""
-    words = _Words(kind, readings)
+    report is `latest`; or why they give none (see the module's rules). `kind` words it; `origin` names where a
+    history's readings come from ('history': the stored samples, 'smartd:attrlog') in its notes and method."""
+    words = _Words(kind, readings, origin or kind)
     if latest.measured_window:
         return Windowed(readings=words.joined)
     per_day = host_bytes_per_day(readings)
@@ -203,15 +204,17 @@ def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, k
     used = None if counter.rated else latest.used_percent
     basis = words.basis(counter, moved, span, distinct, latest)
     if counter.per_unit is not None:
-        projection = _fine_projection(distinct, counter.per_unit, f"{kind}:used_fine_percent", basis, level, latest)
+        projection = _fine_projection(distinct, counter.per_unit, f"{words.origin}:used_fine_percent", basis, level,
+                                      latest)
     else:
-        projection = wear.forecast_projection(distinct, counter.step, latest.interface, f"{kind}:{counter.name}",
-                                              basis, level, used)
+        projection = wear.forecast_projection(distinct, counter.step, latest.interface,
+                                              f"{words.origin}:{counter.name}", basis, level, used)
     notes = []
     wa = _write_amplification(readings) if readings else None
     if wa is not None:
         notes.append(words.note(f"write amplification {wa:.2f} over the series (NAND / host bytes written)"))
-    window = Window(kind=kind, valid=True, reason=words.reason(counter.name, span, distinct), minutes=span * 60,
+    window = Window(kind=kind, state=WindowState.VALID, reason=words.reason(counter.name, span, distinct),
+                    minutes=span * 60,
                     wear_percent=moved, counter=counter.name)
     trend = (projection.trend.text,) if projection is not None and projection.trend is not None else ()
     return Windowed(window, projection, tuple(notes), trend, len(distinct), per_day, _readings_fine(counter, latest))
@@ -236,20 +239,22 @@ def _fine_projection(distinct: Sequence[Reading], per_unit: fine.PerUnit, method
 class _Words:
     """How a windowed projection is said, by the kind of readings: the only thing that differs between them."""
 
-    def __init__(self, kind: SeriesKind, readings: Sequence[DriveReading]) -> None:
+    def __init__(self, kind: SeriesKind, readings: Sequence[DriveReading], origin: str) -> None:
         self.kind = kind
+        self.origin = origin
         self.readings = readings
         self.names = ", ".join(r.name or "?" for r in readings)
         self.joined = len(readings) if kind == "readings" else 0  # saved outputs are joined, rate or not
         self.since = next((f"{r.at:%Y-%m-%d %H:%M}" for r in readings if r.at is not None), "?")
 
     def note(self, text: str) -> str:
-        return f"history: {text}" if self.kind == "history" else text
+        return f"{self.origin}: {text}" if self.kind == "history" else text
 
     def refused(self, why: str, per_day: float | None) -> Windowed:
         if self.kind == "history":
             return Windowed(notes=(self.note(why),), host_bytes_per_day=per_day)
-        window = Window(kind="readings", valid=False, reason=f"{len(self.readings)} readings ({self.names}): {why}")
+        window = Window(kind="readings", state=WindowState.REFUSED,
+                        reason=f"{len(self.readings)} readings ({self.names}): {why}")
         return Windowed(window, readings=self.joined, host_bytes_per_day=per_day)
 
     def no_counter(self) -> str:

@@ -10,6 +10,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any, Literal, Protocol
 
 from .counts import count_text
@@ -175,13 +176,29 @@ class UsedSource:
     detail: str  # what was read, e.g. "attribute 233 normalized 090"
 
 
+class WindowState(Enum):
+    """Where a window stands, as its rule judged it (the words are what the report's table prints)."""
+
+    VALID = "valid"
+    NOT_YET = "not valid yet"  # it becomes valid by itself as power-on minutes pass (it says when)
+    HELD = "not valid"  # Intel's counters hold 65535 with no reset ssdwear recorded: valid some time, when not known
+    UNTRUSTED = "not trustworthy"  # the timer's values cannot be a measurement
+    REFUSED = "not usable"  # no window from these readings or this baseline, and none will come by waiting
+
+    @property
+    def pending(self) -> bool:
+        """Not valid *yet*: it becomes valid by itself as power-on minutes pass (measure waits for it)."""
+        return self in (WindowState.NOT_YET, WindowState.HELD)
+
+
 @dataclass(frozen=True)
 class Window:
     """A measured wear window: Intel's timed workload (E2h/E3h/E4h) or two readings of one counter."""
 
     kind: WindowKind
-    valid: bool
-    reason: str | None = None  # why the window is not valid (yet), or how it was formed
+    state: WindowState
+    reason: str | None = None  # why the window is not valid (yet), or how it was formed; a timed window that is not
+    # valid says its state first ('not valid yet: ...', 'timer not trustworthy: ...')
     minutes: float | None = None  # E4h power-on minutes, or power-on minutes between readings
     wear_percent: float | None = None  # wear caused in the window, percent of rated endurance
     wear_steps: int | None = None  # raw E2h (1/1024 %) for the timed workload
@@ -189,11 +206,19 @@ class Window:
     represents_minutes: float | None = None  # real time the window stands for (--represents)
     valid_in_minutes: float | None = None  # power-on minutes until the window becomes valid
     counter: str | None = None  # the counter a 'counter', 'readings' or 'history' window used
-    pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
     wear_percent_low: float | None = None  # a counter window: the range of the wear in it
     wear_percent_high: float | None = None
     counter_delta: int | None = None  # a counter window: how far the counter moved, in its units
     started_at: datetime | None = None  # a counter window: when `start` stored its baseline
+
+    @property
+    def valid(self) -> bool:
+        return self.state is WindowState.VALID
+
+    @property
+    def pending(self) -> bool:
+        """Not valid *yet*: it becomes valid by itself as power-on minutes pass."""
+        return self.state.pending
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,11 @@
 """A live drive's smartd attribute log as readings: found by the name smartd gives it, read streaming (host/smartd.py),
 confirmed against the drive, and each line used turned into a sample exactly as a stored sample is made: the line as a
-snapshot of the drive (smartctl/smartd.py), assessed through the drive table, `sample_of`.
+snapshot of the drive (smartctl/smartd.py), its figures read through the drive table (report.figures: a line feeds
+the drive's history and is not an assessment of its own), `sample_of`.
 
 Bounds: the whole file is streamed once (its lines counted and checked, the span taken); of the lines in the
 projection's window at most 2 x WINDOW_LINES are kept, evenly spaced (every k-th, k doubling as needed), and only
-those are read in full and assessed. The clock: power-on hours. Where a line's timestamp is later than the power-on
+those are read in full. The clock: power-on hours. Where a line's timestamp is later than the power-on
 hours after it allow (the clock was ahead when smartd wrote it), it is moved back to what they allow.
 """
 
@@ -29,7 +30,7 @@ from ssdwear.smartctl import smartd as fmt
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
-WINDOW_LINES = 128  # lines of the window assessed: between this and twice this, evenly spaced
+WINDOW_LINES = 128  # lines of the window read in full: between this and twice this, evenly spaced
 SLACK_HOURS = 1.0  # power-on hours count whole hours: one may tick at once after the previous line
 
 
@@ -127,7 +128,7 @@ def _foreign(snap: Snapshot, last_hours: float | None, last_at: datetime, now: d
 
 @dataclass
 class _Parsed:
-    """The usable lines of the part read, each assessed as it is parsed so that no parsed line is kept: the samples
+    """The usable lines of the part read, each made a sample as it is parsed so that no parsed line is kept: the samples
     (dated by the line's own stamp), the clock (power-on hours, times) and the first change of attributes."""
 
     raws: list[bytes] = field(default_factory=list)
@@ -138,10 +139,10 @@ class _Parsed:
     changed: tuple[str, str] | None = None  # the first change of attributes: (its line's stamp, '-1, +2')
 
 
-def _assessed(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
+def _line_sample(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
               ratings: Sequence[Rating], source: str) -> Sample:
     seen = fmt.line_snapshot(snap, line, kind, hours, source)
-    return sample_of(seen, assess_mod.assess(seen, Context(now=at, ratings=ratings)), at)
+    return sample_of(seen, assess_mod.figures(seen, Context(now=at, ratings=ratings)), at)
 
 
 def _parse(raws: Iterable[bytes], snap: Snapshot, kind: fmt.LogKind, decode: fmt.Decoder | None,
@@ -163,7 +164,7 @@ def _parse(raws: Iterable[bytes], snap: Snapshot, kind: fmt.LogKind, decode: fmt
             out.changed = (line.stamp, said)
         out.ids = ids
         out.raws.append(raw)
-        out.samples.append(_assessed(snap, line, kind, hours, at, ratings, source))
+        out.samples.append(_line_sample(snap, line, kind, hours, at, ratings, source))
         out.hours.append(hours)
         out.times.append(at)
     return out
@@ -171,12 +172,12 @@ def _parse(raws: Iterable[bytes], snap: Snapshot, kind: fmt.LogKind, decode: fmt
 
 def _redate(parsed: _Parsed, before: Sequence[datetime], snap: Snapshot, kind: fmt.LogKind,
             ratings: Sequence[Rating], source: str) -> None:
-    """The samples whose time the clock rule moved, assessed again at their new time (rare: a clock ahead)."""
+    """The samples whose time the clock rule moved, made again at their new time (rare: a clock ahead)."""
     for i, (was, at) in enumerate(zip(before, parsed.times, strict=True)):
         if was != at:
             line = fmt.parse_line(parsed.raws[i], kind)
             assert not isinstance(line, str)  # it parsed before
-            parsed.samples[i] = _assessed(snap, line, kind, parsed.hours[i], at, ratings, source)
+            parsed.samples[i] = _line_sample(snap, line, kind, parsed.hours[i], at, ratings, source)
 
 
 def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, changed: tuple[str, str] | None
@@ -197,7 +198,7 @@ def _notes(name: str, stats: logs.Stats, moved: int, decoded_as: str | None, cha
     if changed is not None:
         notes.append(f"the drive's attributes changed at {changed[0]} ({changed[1]}: a firmware update?); each line "
                      "is read by the attributes it holds")
-    return tuple(f"{fmt.SOURCE}: {n}" for n in notes)
+    return tuple(notes)
 
 
 def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: datetime,
@@ -248,7 +249,7 @@ def drive_log(places: Sequence[str], snap: Snapshot, since: datetime | None, now
         for found in logs.find(place, snap):
             result = read_log(found, snap, since, now, ratings)
             if isinstance(result, str):
-                notes.append(f"{fmt.SOURCE}: {result}")
+                notes.append(result)
             else:
                 return result, notes
     return None, notes
@@ -280,7 +281,7 @@ def import_logs(store: Store, places: Sequence[str], drives: Sequence[Snapshot],
             continue
         log, notes = drive_log(places, snap, None, now, ratings)
         if log is None:
-            why = "; ".join(n.removeprefix(f"{fmt.SOURCE}: ") for n in notes) or \
+            why = "; ".join(notes) or \
                 f"no smartd attribute log for it in {', '.join(places) or '(no place)'}"
             out.append(replace(said, message=why))
             continue
