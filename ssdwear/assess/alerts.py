@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Final
 
-from ssdwear.model.records import drive_label
+from ssdwear.model.records import DriveId
 from ssdwear.model.units import percent_text
 
 FIRING: Final = "firing"
@@ -73,7 +73,7 @@ class DriveFacts:
 
     @property
     def label(self) -> str:
-        return drive_label(self.model, self.serial or self.wwn) or self.device or self.identity
+        return DriveId(self.model, self.serial, self.wwn).label or self.device or self.identity
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from ssdwear.drives.timed import timed_value
 from ssdwear.model.errors import DriveError
-from ssdwear.model.records import Snapshot, WindowState, location
+from ssdwear.model.records import DriveId, Snapshot, WindowState, location
 from ssdwear.smartctl.calls import Outcome
 
 from .context import Context
@@ -21,8 +21,7 @@ from .report import assess
 class StatusRow:
     device: str
     device_type: str | None = None  # the -d type it was read with
-    model: str | None = None
-    serial: str | None = None
+    drive: DriveId = field(default_factory=DriveId.unknown)  # who the drive is (nothing known: not read)
     timed: bool = False  # the drive carries Intel's timed-workload attributes
     counting: bool = False  # E4h has left 65535 and counts minutes
     e4h_minutes: int | None = None
@@ -45,8 +44,8 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     same rule as `report` (report.judged_window); `ctx` carries the clock and ssdwear's own last reset."""
     reset, now = ctx.reset, ctx.now
     since = (now - reset.at).total_seconds() / 60 if reset is not None and now is not None else None
-    common = dict(device=snap.device or snap.source, device_type=snap.device_type, model=snap.model,
-                  serial=snap.serial, reset_at=reset.at if reset else None, since_reset_minutes=since)
+    common = dict(device=snap.device or snap.source, device_type=snap.device_type, drive=DriveId.of(snap),
+                  reset_at=reset.at if reset else None, since_reset_minutes=since)
     report = assess(snap, ctx)
     window = report.window
     if window is not None and window.kind == "counter":  # a counter window since `start`'s baseline

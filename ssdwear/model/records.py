@@ -493,11 +493,6 @@ class Identified(Protocol):
     def interface(self) -> str: ...
 
 
-def drive_label(model: str | None, serial: str | None) -> str:
-    """A drive in words: 'MODEL [SERIAL]' ('' when neither is known). Every message and view names a drive so."""
-    return " ".join(x for x in (model, serial and f"[{serial}]") if x)
-
-
 @dataclass(frozen=True)
 class DriveId:
     """Who a drive is: model + serial, else its WWN, never its /dev name (the history's key). The interface is kept
@@ -512,6 +507,11 @@ class DriveId:
     def of(cls, drive: Identified) -> DriveId:
         return cls(drive.model, drive.serial, drive.wwn, drive.interface)
 
+    @classmethod
+    def unknown(cls) -> DriveId:
+        """A drive nothing is known of (one that could not be read)."""
+        return cls()
+
     @property
     def key(self) -> str | None:
         """model|serial, else wwn:WWN; None when the drive cannot be identified (then nothing is stored of it)."""
@@ -523,8 +523,11 @@ class DriveId:
 
     @property
     def label(self) -> str:
-        """'MODEL [SERIAL]', the WWN standing in for a serial the drive does not give."""
-        return drive_label(self.model, self.serial or self.wwn)
+        """Which drive, in words: 'MODEL [SERIAL]', the WWN standing in for a serial the drive does not give ('' when
+        nothing is known). Every message, view and document for people names a drive so (render/layout.drive_name
+        is this, with the model kept from breaking across lines)."""
+        said = self.serial or self.wwn
+        return " ".join(x for x in (self.model, said and f"[{said}]") if x)
 
 
 @dataclass(frozen=True)

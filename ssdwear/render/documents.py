@@ -117,7 +117,8 @@ def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = (
 
 def status_doc(rows: Sequence[StatusRow]) -> Doc:
     return {"drives": [{
-        "device": row.device, "device_type": row.device_type, "model": row.model, "serial": row.serial,
+        "device": row.device, "device_type": row.device_type, "model": row.drive.model, "serial": row.drive.serial,
+        "wwn": row.drive.wwn,
         "timed_workload": row.timed, "counting": row.counting, "e4h_minutes": row.e4h_minutes,
         "reset_at": row.reset_at.isoformat(timespec="seconds") if row.reset_at else None,
         "since_reset_minutes": rounded(row.since_reset_minutes, 1),
@@ -126,15 +127,15 @@ def status_doc(rows: Sequence[StatusRow]) -> Doc:
 
 
 def start_doc(results: Sequence[StartResult]) -> Doc:
-    return {"results": [dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial,
-                             status=r.status, message=r.message) for r in results]}
+    return {"results": [dict(device=r.device, device_type=r.device_type, model=r.drive.model, serial=r.drive.serial,
+                             wwn=r.drive.wwn, status=r.status, message=r.message) for r in results]}
 
 
 def import_doc(places: Sequence[str], results: Sequence[Imported]) -> Doc:
     """`import smartd`: the places looked in, and per drive what was imported from where (or why nothing)."""
     return {"places": list(places), "drives": [dict(
-        where=r.where, model=r.model, serial=r.serial, added=r.added, offered=r.offered, summary=r.summary,
-        message=r.message) for r in results]}
+        where=r.where, model=r.drive.model, serial=r.drive.serial, wwn=r.drive.wwn, added=r.added, offered=r.offered,
+        summary=r.summary, message=r.message) for r in results]}
 
 
 def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:

@@ -8,8 +8,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ssdwear.model.groups import Group, GroupMember
+from ssdwear.model.records import DriveId
 
-from .layout import grid, labelled, line_text, paragraph, wrap_text
+from .layout import drive_name, grid, labelled, line_text, paragraph, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -35,9 +36,10 @@ def lost_text(g: Group) -> str:
 
 
 def who(m: GroupMember) -> str:
-    """A member for people: its drive's serial (or WWN) and device, else its own name; '(failed)' where it is."""
+    """A member for people: its drive's label (model [serial], the WWN standing in) and device, else its own name;
+    '(failed)' where it is."""
     r = m.report
-    said = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else m.member
+    said = f"{drive_name(DriveId.of(r)) or '?'} {r.where}" if r is not None else m.member
     return said if m.working else f"{said} ({m.state or 'not working'})"
 
 

@@ -105,7 +105,7 @@ _LEAD = 12  # the value labels and the axis ('    50.2 TB │') left of the char
 def history_chart(stored: StoredDrive, series: Sequence[Sample], columns: int = 80) -> str:
     """One drive's samples for people: a title (the drive named whole, the count) and two charts as wide as
     `columns` allows (CHART_WIDTH at most, so no line of them is wrapped on a narrow terminal)."""
-    name = drive_name(stored.drive.model, stored.drive.serial or stored.drive.wwn) or stored.key
+    name = drive_name(stored.drive) or stored.key
     if not series:
         return "\n".join(wrap_text(f"{name}: no samples in this period", columns, later="  "))
     first, last = series[0].at, series[-1].at

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ssdwear.assess.plan import Candidate, PlanResult, margin
+from ssdwear.model.records import DriveId
 from ssdwear.model.units import human_bytes, span_text
 
-from .layout import grid, labelled, paragraph, tables_wanted
+from .layout import drive_name, grid, labelled, paragraph, tables_wanted
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -181,7 +182,7 @@ def stagger_view(plan: Stagger, columns: int) -> RenderableType:
                    f"{s.new_wears_out_low_at:%Y-%m} ({quarter_text(quarter(s.new_wears_out_low_at))})")
             action = f"replace between {s.replace_from:%Y-%m-%d} and {s.replace_by:%Y-%m-%d}: its new drive wears " \
                 f"out by {new}"
-        who = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else s.member.member
+        who = f"{drive_name(DriveId.of(r)) or '?'} {r.where}" if r is not None else s.member.member
         rows.append((who, when, q, action))
     parts: list[RenderableType] = [*paragraph(head, columns)]
     table = grid((("Member", "left"), ("Wears out (pessimistic)", "right"), ("Quarter", "left"), ("Plan", "left")),

@@ -4,7 +4,6 @@ truncated identity or figure; and retire-check's verdict."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window, WindowState
@@ -19,7 +18,7 @@ from ssdwear.model.units import (
     wears_out_text,
 )
 
-from .layout import grid, labelled, line_text, paragraph, whole, wrap_text
+from .layout import drive_name, grid, labelled, line_text, paragraph, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -121,7 +120,7 @@ def fmt_written(r: DriveReport) -> str:
 
 def _identity(r: DriveReport) -> str:
     """The drive's label (model [serial], the WWN standing in for a serial), the model kept whole (layout.whole)."""
-    return DriveId.of(replace(r, model=r.model and whole(r.model))).label or "?"
+    return drive_name(DriveId.of(r)) or "?"
 
 
 def _kind(r: DriveReport) -> str:
@@ -212,7 +211,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         if table is not None:
             parts.append(table)
             for r in readable:
-                who = f"{r.where} {r.serial or ''}".strip()
+                who = " ".join(x for x in (r.where, drive_name(DriveId.of(r))) if x)
                 for label, style, text in _drive_lines(r):
                     said = f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}"
                     parts += [line_text(line, style) for line in wrap_text(said, columns, later="  ")]

@@ -26,7 +26,7 @@ def start_view(results: Sequence[StartResult], columns: int) -> RenderableType:
 
     parts: list[RenderableType] = []
     for r in results:
-        who = drive_name(r.model, r.serial)
+        who = drive_name(r.drive)
         style = {"reset": "green", "baseline": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts += paragraph(f"{r.where}  {who}  {r.status.upper()}", columns, style)
         parts += labelled("", r.message, columns)
@@ -39,7 +39,7 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
 
     parts: list[RenderableType] = []
     for row in rows:
-        who = drive_name(row.model, row.serial)
+        who = drive_name(row.drive)
         if row.error:
             parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += labelled("", row.error, columns, "red")

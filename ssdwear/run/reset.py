@@ -18,7 +18,7 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
@@ -48,8 +48,7 @@ class StartResult:
     device: str
     status: StartStatus
     message: str
-    serial: str | None = None
-    model: str | None = None
+    drive: DriveId = field(default_factory=DriveId.unknown)  # who the drive is (nothing known: not read)
     device_type: str | None = None  # the -d type it was sent with
 
     @property
@@ -85,7 +84,7 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
                 status, message = _reset_one(session, store, device, dtype, outcome, force, every)
             except NotReset as stop:
                 status, message = stop.status, stop.message
-            results.append(StartResult(device, status, message, outcome.serial, outcome.model, dtype))
+            results.append(StartResult(device, status, message, DriveId.of(outcome), dtype))
     return results
 
 

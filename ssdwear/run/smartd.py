@@ -260,8 +260,7 @@ class Imported:
     """What `import smartd` did for one drive."""
 
     where: str
-    model: str | None
-    serial: str | None
+    drive: DriveId
     added: int = 0  # samples stored
     offered: int = 0  # hourly readings the log gave
     summary: str | None = None  # the log read (LogReadings.summary)
@@ -275,7 +274,7 @@ def import_logs(store: Store, places: Sequence[str], drives: Sequence[Snapshot],
     out = []
     for snap in drives:
         where, drive = location(snap.device or snap.source, snap.device_type), DriveId.of(snap)
-        said = Imported(where, snap.model, snap.serial)
+        said = Imported(where, drive)
         if drive.key is None:
             out.append(replace(said, message="the drive has no serial number or WWN: nothing to key its samples by"))
             continue

@@ -329,7 +329,7 @@ def import_(app: App, what: str, place: str | None, fmt: str) -> None:
         say(str(bad))
     if fmt == "table":
         for r in results:
-            who = " ".join(x for x in (r.where, r.model, r.serial and f"[{r.serial}]") if x)
+            who = " ".join(x for x in (r.where, r.drive.label) if x)
             done = r.message or (f"{r.added:,} of {r.offered:,} hourly readings imported "
                                  f"({r.offered - r.added:,} already there) from {r.summary}")
             write(f"{who}: {done}")
