@@ -19,7 +19,7 @@ from datetime import datetime, timezone
 from typing import Final
 
 from ssdwear.model.records import DriveId
-from ssdwear.model.units import percent_text
+from ssdwear.model.units import date_text, percent_text
 
 FIRING: Final = "firing"
 WORSE: Final = "worse"
@@ -140,7 +140,7 @@ def days_text(minutes: float) -> str:
 
 
 def _date(at: datetime | None) -> str:
-    return "beyond 5,000 years" if at is None else f"{at:%Y-%m-%d}"
+    return "beyond 5,000 years" if at is None else date_text(at)
 
 
 def _date_threshold(low: datetime | None, projected: bool, rules: Rules, now: datetime

@@ -19,6 +19,7 @@ from datetime import datetime
 
 from ssdwear.drives import timed
 from ssdwear.model.records import DriveId, DriveReport, Sample, Snapshot
+from ssdwear.model.units import time_text
 from ssdwear.smartctl.smartd import SOURCE
 from ssdwear.wear import calendar
 
@@ -39,10 +40,10 @@ def _break(prev: Sample, cur: Sample) -> str | None:
                        ("host bytes written", prev.host_bytes_written, cur.host_bytes_written),
                        ("NAND bytes written", prev.nand_bytes_written, cur.nand_bytes_written)):
         if a is not None and b is not None and b < a:
-            return f"counter reset at {cur.at:%Y-%m-%d %H:%M} ({name} went from {a:,.0f} to {b:,.0f})"
+            return f"counter reset at {time_text(cur.at, zone=False)} ({name} went from {a:,.0f} to {b:,.0f})"
     if (prev.used_percent is not None and cur.used_percent is not None and prev.used_source == cur.used_source
             and cur.used_percent < prev.used_percent - 1.5):
-        return (f"wear indicator went back at {cur.at:%Y-%m-%d %H:%M} ({prev.used_percent:g} % -> "
+        return (f"wear indicator went back at {time_text(cur.at, zone=False)} ({prev.used_percent:g} % -> "
                 f"{cur.used_percent:g} %)")
     return None
 
@@ -75,7 +76,7 @@ def up_to(samples: Sequence[Sample], now: datetime) -> list[Sample]:
 
 def clock_warning(now: datetime) -> str:
     """The one warning of a run that found stored rows dated after now."""
-    return (f"history: stored samples or resets dated after now ({now:%Y-%m-%d %H:%M} UTC) are ignored: the clock "
+    return (f"history: stored samples or resets dated after now ({time_text(now)}) are ignored: the clock "
             "was ahead when they were stored, or is behind now (check NTP)")
 
 

@@ -36,6 +36,7 @@ from ssdwear.model.records import (
     Writes,
     location,
 )
+from ssdwear.model.units import hours_text
 from ssdwear.smartctl.smartd import as_logged
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
@@ -226,7 +227,7 @@ def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: i
         return None
     return wear.forecast_projection([Reading(hours, used.percent, host_bytes_written)], used.step, snap.interface,
                                     "lifetime-average",
-                                    f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
+                                    f"{used.percent:g} % used in {hours_text(hours)} ({used.source})", level)
 
 
 def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapshot, ctx: Context) -> Projection:

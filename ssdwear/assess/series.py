@@ -18,6 +18,7 @@ from ssdwear.drives import timed
 from ssdwear.drives.families import family_of
 from ssdwear.model.errors import UsageError
 from ssdwear.model.records import DriveId, DriveReport, Projection, Snapshot, Window
+from ssdwear.model.units import time_text
 
 from .context import Context
 from .counter_window import applies, counter_window
@@ -164,7 +165,7 @@ def _counter_window(chain: Sequence[SavedReading], ctx: Context) -> tuple[Window
     base = sample_of(first.snap, first.report, start)
     if not applies(last.report, base):
         return None
-    since = f"since the first reading ({Path(first.snap.source).name}, {start:%Y-%m-%d %H:%M %Z})"
+    since = f"since the first reading ({Path(first.snap.source).name}, {time_text(start)})"
     return counter_window(last.report, base, end, ctx, since.replace(" )", ")"))
 
 

@@ -27,8 +27,7 @@ class StatusRow:
     e4h_minutes: int | None = None
     reset_at: datetime | None = None  # ssdwear's own last reset of this drive
     since_reset_minutes: float | None = None
-    valid: bool | None = None  # None: no timed workload on this drive
-    pending: bool = False  # not valid *yet* (it becomes valid as power-on minutes pass); else refused for good
+    state: WindowState | None = None  # the window's, as report judged it; None: no window on this drive
     reason: str | None = None
     error: str | None = None  # the drive could not be read
     kind: str | None = None  # the window: 'timed-workload' (Intel's timer), 'counter' (since `start`'s baseline)
@@ -37,6 +36,16 @@ class StatusRow:
     @property
     def where(self) -> str:
         return location(self.device, self.device_type)
+
+    @property
+    def valid(self) -> bool | None:
+        """None: no timed workload (nor counter window) on this drive."""
+        return None if self.state is None else self.state is WindowState.VALID
+
+    @property
+    def pending(self) -> bool:
+        """Not valid *yet* (it becomes valid as power-on minutes pass); else refused for good, or valid."""
+        return self.state is not None and self.state.pending
 
 
 def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
@@ -50,7 +59,7 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     window = report.window
     if window is not None and window.kind == "counter":  # a counter window since `start`'s baseline
         common.update(reset_at=window.started_at, since_reset_minutes=window.minutes)
-        return StatusRow(**common, valid=window.valid, pending=window.pending, reason=window.reason,  # type: ignore[arg-type]
+        return StatusRow(**common, state=window.state, reason=window.reason,  # type: ignore[arg-type]
                          kind="counter", counter=window.counter)
     if window is None:
         finer = "" if report.counters else f"; {NO_FINER_COUNTER}"
@@ -62,7 +71,7 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     unrecorded = "" if reset is not None or window.state is WindowState.HELD else "no reset by ssdwear recorded"
     reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
     return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]
-                     valid=window.valid, pending=window.pending, reason=reason, kind=window.kind)
+                     state=window.state, reason=reason, kind=window.kind)
 
 
 def status_rows(outcomes: Sequence[Outcome], context: Callable[[Snapshot], Context]) -> list[StatusRow]:

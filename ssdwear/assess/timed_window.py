@@ -17,7 +17,7 @@ from ssdwear.model.records import (
     Window,
     WindowState,
 )
-from ssdwear.model.units import human_minutes, percent_text
+from ssdwear.model.units import hours_text, human_minutes, percent_text, time_text
 
 from .context import Context
 
@@ -156,10 +156,10 @@ def _counter_stuck(e2: int, e4: int, poh_minutes: float | None, used: UsedReadin
     expected = used.percent / poh_minutes * e4 * E2H_STEPS_PER_PERCENT
     if expected < E2H_STEPS_PER_PERCENT:
         return None
-    warnings.append(f"wear counter suspect: E2h has not moved in {e4 / 60:,.0f} power-on hours of a drive "
+    warnings.append(f"wear counter suspect: E2h has not moved in {hours_text(e4 / 60)} of a drive "
                     f"{percent_of(used)} worn; its timed window is not used (see the window)")
     return (f"E2h = 0 over E4h = {e4:,} power-on minutes ({e4 / 60:,.0f} h), although at its lifetime average "
-            f"({percent_of(used)} in {poh_minutes / 60:,.0f} power-on hours) the drive would have moved it about "
+            f"({percent_of(used)} in {hours_text(poh_minutes / 60)}) the drive would have moved it about "
             f"{expected:,.0f} steps: the wear counter does not move")
 
 
@@ -206,7 +206,7 @@ def _when_valid(ctx: Context, minutes_so_far: int) -> str:
 
 
 def _fmt(when: datetime) -> str:
-    return when.strftime("%Y-%m-%d %H:%M %Z").strip()
+    return time_text(when)
 
 
 

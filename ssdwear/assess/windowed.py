@@ -28,6 +28,7 @@ from typing import Literal
 from ssdwear.drives.fine import WEAR_KINDS
 from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window, WindowState
+from ssdwear.model.units import hours_text, time_text
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading, calibration, clean, rate_forecast, too_early
@@ -245,7 +246,7 @@ class _Words:
         self.readings = readings
         self.names = ", ".join(r.name or "?" for r in readings)
         self.joined = len(readings) if kind == "readings" else 0  # saved outputs are joined, rate or not
-        self.since = next((f"{r.at:%Y-%m-%d %H:%M}" for r in readings if r.at is not None), "?")
+        self.since = next((time_text(r.at, zone=False) for r in readings if r.at is not None), "?")
 
     def note(self, text: str) -> str:
         return f"{self.origin}: {text}" if self.kind == "history" else text
@@ -279,23 +280,23 @@ class _Words:
         if self.kind == "history":
             first, last = self.readings[0].at, self.readings[-1].at
             days = f" ({_hours(first, last) / 24:,.1f} days)" if first is not None and last is not None else ""
-            return (f"{len(distinct)} readings over {span:,.0f} power-on hours{days} since {self.since}; rate from "
+            return (f"{len(distinct)} readings over {hours_text(span)}{days} since {self.since}; rate from "
                     f"{counter}")
         return (f"{len(distinct)} readings of this drive from {distinct[0].power_on_hours:,.0f} to "
-                f"{distinct[-1].power_on_hours:,.0f} power-on hours ({self.names}); rate from {counter}")
+                f"{hours_text(distinct[-1].power_on_hours)} ({self.names}); rate from {counter}")
 
     def basis(self, counter: _Counter, moved: float, span: float, distinct: Sequence[Reading],
               latest: DriveReport) -> str:
         if self.kind == "history":
             what = "writes" if counter.rated else "endurance"
-            return (f"{moved:.4g} % of rated {what} in {span:,.0f} power-on hours of history ({len(distinct)} "
+            return (f"{moved:.4g} % of rated {what} in {hours_text(span)} of history ({len(distinct)} "
                     f"readings since {self.since})")
         more = "more of its rated writes" if counter.rated else "more wear"
         finer = "" if not counter.finer else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
                                               f"than {latest.used_source})")
         if counter.per_unit is not None:
             finer = f" (its {counter.counted} counter, finer than {latest.used_source})"
-        return f"{moved:.4g} % {more}{finer} in {span:,.0f} power-on hours across {len(distinct)} readings"
+        return f"{moved:.4g} % {more}{finer} in {hours_text(span)} across {len(distinct)} readings"
 
 
 def with_windowed(report: DriveReport, result: Windowed, notes: Sequence[str] = ()) -> DriveReport:

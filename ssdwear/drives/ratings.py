@@ -20,11 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ssdwear.model.records import Snapshot
-from ssdwear.model.units import span_text
-
-TB = 10**12
-PB = 10**15
-GB = 10**9
+from ssdwear.model.units import bytes_span, bytes_text, capacity_text
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"  # the catalogue people edit, with its sources
 # ... and what a run reads: the same data as JSON, written by `python3 -m ssdwear.drives.ratings` (a test keeps the two
@@ -151,25 +147,6 @@ class Rating:
         if self.bytes_range is not None:
             return bytes_span(*self.bytes_range)
         return "rating unknown"
-
-
-def capacity_text(count: float | None) -> str:
-    """Nominal capacities as vendors write them: '200 GB', '1.92 TB'."""
-    if not count:
-        return ""
-    return f"{count / TB:g} TB" if count >= TB else f"{count / GB:g} GB"
-
-
-def bytes_text(count: float) -> str:
-    """Ratings as vendors write them: '500 TB', '1.1 PB', '8.76 PB'."""
-    value, unit = (count / PB, "PB") if count >= PB else (count / TB, "TB")
-    text = f"{value:.3g}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
-    return f"{text if '.' in text or value >= 10 else text + '.0'} {unit}"
-
-
-def bytes_span(low: float, high: float) -> str:
-    """A range of ratings: '5.0-60 TB', '500 TB-1.5 PB'."""
-    return span_text(bytes_text(low), bytes_text(high))
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ from ssdwear.model.units import (
     WORKERS,
     YEARS,
     Limits,
+    bytes_span,
+    bytes_text,
     parse_bytes,
     parse_duration_minutes,
     parse_seconds,
@@ -384,8 +386,8 @@ class _Reader:
             raise self.error(fields["workload"][1], f"{key}.workload", f"use {', '.join(WORKLOAD_KINDS)} (the "
                              "workload the rating is stated on, for plan)")
         note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
-            f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
-            f"{(low or 0) / 1e12:g}-{(high or 0) / 1e12:g} TB")
+            bytes_text(tbw) if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
+            bytes_span(low or 0, high or 0))
         return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
                       nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high,
                       workload=WORKLOAD_KINDS[workload] if workload else None)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ssdwear.model.groups import Group, GroupMember
 from ssdwear.model.records import DriveId
+from ssdwear.model.units import month_text
 
 from .layout import drive_name, grid, labelled, line_text, paragraph, wrap_text
 
@@ -22,7 +23,7 @@ LEGEND = ("Redundancy lost: the month more of its members have worn out than it 
 
 
 def month(at: datetime | None) -> str | None:
-    return None if at is None else f"{at:%Y-%m}"
+    return None if at is None else month_text(at)
 
 
 def lost_text(g: Group) -> str:

@@ -27,6 +27,7 @@ from ssdwear.assess.counter_window import NO_FINER_COUNTER
 from ssdwear.drives.timed import reset_refusal
 from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
+from ssdwear.model.units import time_text
 from ssdwear.smartctl.calls import identify, reset_nvme_timer, reset_timer
 
 from .session import Session, Target, sample_of
@@ -103,7 +104,8 @@ def _reset_one(session: Session, store: Store, device: str, dtype: str | None, s
     same_drive_still(session, drive, device, dtype)
     at = record_and_send(session, store, drive, device, dtype, snap, nvme, baseline)
     forced = f" (forced: {refusal})" if refusal else ""
-    return "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is valid after 60 power-on minutes{forced}"
+    return "reset", (f"timer reset at {time_text(at, seconds=True)}; the window is valid after 60 power-on minutes"
+                     f"{forced}")
 
 
 def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, every: bool
@@ -148,7 +150,7 @@ def counter_baseline(session: Session, store: Store, device: str, dtype: str | N
         store.record_window(drive, at, location(device, dtype))
     except StoreError as exc:
         return "failed", f"no baseline stored ({exc}); nothing was sent to the drive"
-    return "baseline", (f"counter window started at {at:%Y-%m-%d %H:%M:%S %Z}: baseline {counter.source} = "
+    return "baseline", (f"counter window started at {time_text(at, seconds=True)}: baseline {counter.source} = "
                         f"{counter.amount(counter.value)}, nothing was sent to the drive; run the workload, then "
                         "`ssdwear status` or `report` (valid after 60 minutes)")
 

@@ -25,6 +25,7 @@ from ssdwear.drives.ratings import Rating
 from ssdwear.host import smartd as logs
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveId, Sample, Snapshot, location
+from ssdwear.model.units import date_text, hours_text, time_text
 from ssdwear.smartctl import smartd as fmt
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ class LogReadings:
         """'smartd:attrlog FILE: 17,520 lines over 365.0 days (2025-12-01 to 2026-12-01), 2 skipped'."""
         span = "" if self.first is None or self.last is None else (
             f" over {(self.last - self.first).total_seconds() / 86400:,.1f} days "
-            f"({self.first:%Y-%m-%d} to {self.last:%Y-%m-%d})")
+            f"({date_text(self.first)} to {date_text(self.last)})")
         skipped = f", {self.bad:,} skipped" if self.bad else ""
         return f"{fmt.SOURCE} {display_path(self.path)}: {self.lines:,} lines{span}{skipped}"
 
@@ -122,7 +123,7 @@ def _foreign(snap: Snapshot, last_hours: float | None, last_at: datetime, now: d
     live = snap.power_on_hours
     if live is None or last_hours is None or last_hours <= live + SLACK_HOURS:
         return None
-    return (f"its newest line ({last_at:%Y-%m-%d %H:%M} UTC) has {last_hours:,.0f} power-on hours, more than the drive "
+    return (f"its newest line ({time_text(last_at)}) has {hours_text(last_hours)}, more than the drive "
             f"has now ({live:,.0f}): another drive's log under the same name (a drive replaced), not used")
 
 
