@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
+from ssdwear.host.store.columns import SAMPLE_COLUMNS
 from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, group_dict, rounded
 
 if TYPE_CHECKING:
@@ -40,10 +41,8 @@ def to_yaml(doc: Doc, ascii_only: bool = False) -> str:
     return str(yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=not ascii_only, width=1000))
 
 
-# The fields of a stored sample, in the `history` document and its CSV.
-SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
-                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors", "counter_source",
-                 "counter", "counter_rated")
+# The fields of a stored sample, in the `history` document and its CSV: the samples table's (host/store/columns.py).
+SAMPLE_FIELDS = tuple(c.field for c in SAMPLE_COLUMNS)
 
 
 def sample_row(s: Sample) -> Doc:
