@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from support.paths import FIXTURES, ROOT
 from support.tools import require, scrape_textfile
@@ -51,6 +52,7 @@ def test_promtool_accepts_the_exposition(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # about 4 s: promtool starts and evaluates every case
 def test_alert_rules_pass_promtool_unit_tests() -> None:
     promtool = require("promtool")
     for args in (["check", "rules", "ssdwear-alerts.yml"], ["test", "rules", "ssdwear-alerts.test.yml"]):

@@ -94,6 +94,7 @@ def test_the_mail_goes_out_unchanged_whatever_ssdwear_does(tmp_path: Path, case:
         assert mailed == MESSAGE
 
 
+@pytest.mark.slow  # 2 s: the budget a hung ssdwear is given
 def test_a_hanging_ssdwear_delays_the_mail_by_the_budget_only(tmp_path: Path) -> None:
     proc, mailed, seconds = mail(tmp_path, "#!/bin/sh\nexec sleep 300\n", SSDWEAR_MAIL_SECONDS="2")
     assert proc.returncode == 0 and proc.stdout == "" and mailed == MESSAGE
