@@ -14,26 +14,28 @@ _ssdwear() {
         --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout) return ;;
         --workers) return ;;
+        --deadline) return ;;
         --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
         esac
-        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --version --help -h" -- "$cur"))
+        COMPREPLY=($(compgen -W "analyze check completion history import measure notify plan report retire-check sample scan start status --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --version --help -h" -- "$cur"))
         return
     fi
     case "$cmd" in
         analyze)
             case "$prev" in
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --same-drive --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--each --same-drive --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur")) ;;
         check)
             case "$prev" in
@@ -52,10 +54,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --warning-tbw --critical-tbw --warning-spare --critical-spare --warning-used --critical-used --warning-years --critical-years --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         completion)
             case "$prev" in
@@ -71,10 +74,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--since --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         import)
             case "$prev" in
@@ -84,10 +88,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         measure)
             case "$prev" in
@@ -101,10 +106,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --for --poll --force --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         notify)
             case "$prev" in
@@ -116,10 +122,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--dry-run --ack --until --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         plan)
             case "$prev" in
@@ -137,25 +144,27 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--from --host-writes --candidate --years --spare --stagger -d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         report)
             case "$prev" in
             -d|--type) return ;;
             --represents) return ;;
-            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus" -- "$cur")); return ;;
+            --format|-f) COMPREPLY=($(compgen -W "table json yaml prometheus influx otlp" -- "$cur")); return ;;
             --smartctl) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --config) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --record --groups --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         retire-check)
             case "$prev" in
@@ -167,10 +176,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --represents --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -f -- "$cur") $(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         sample)
             case "$prev" in
@@ -181,10 +191,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --textfile --notify --no-notify --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         scan)
             case "$prev" in
@@ -194,10 +205,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "--format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             ;;
         start)
             case "$prev" in
@@ -208,10 +220,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --force --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --all --force --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
         status)
             case "$prev" in
@@ -222,10 +235,11 @@ _ssdwear() {
             --db) COMPREPLY=($(compgen -f -- "$cur")); return ;;
             --timeout) return ;;
             --workers) return ;;
+            --deadline) return ;;
             --replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             --fallback-replay) COMPREPLY=($(compgen -d -- "$cur")); return ;;
             esac
-            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --replay --fallback-replay --help -h" -- "$cur")); return; fi
+            if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "-d --type --format -f --smartctl --config --db --no-history --timeout --workers --wake --no-wake --deadline --replay --fallback-replay --help -h" -- "$cur")); return; fi
             COMPREPLY=($(compgen -W "$(ls -d /dev/sd* /dev/nvme[0-9]* /dev/hd* /dev/bus/[0-9]* 2>/dev/null)" -- "$cur")) ;;
     esac
 }

@@ -5,7 +5,8 @@
 #                                    (contrib/install.sh installs ssdwear into a venv)
 #   contrib/install-deps.sh --test   also what the test suite needs: QEMU and busybox (emulated drives),
 #                                    zsh, fish and bash-completion (the completion scripts are loaded),
-#                                    Prometheus's node_exporter and promtool, and for the packages:
+#                                    Prometheus's node_exporter and promtool, VictoriaMetrics (its server
+#                                    and vmalert check the fleet rules and the push), and for the packages:
 #                                    debhelper and dh-python (the .deb is built), lintian (it is checked),
 #                                    man-db and groff (the man page is rendered), systemd (systemd-analyze
 #                                    verifies the units), and mdadm, lvm2, cryptsetup-bin and btrfs-progs
@@ -17,6 +18,7 @@ want="smartctl:smartmontools nvme:nvme-cli"
 if [ "${1:-}" = "--test" ]; then
     want="$want qemu-system-x86_64:qemu-system-x86 busybox:busybox-static"
     want="$want prometheus-node-exporter:prometheus-node-exporter promtool:prometheus zsh:zsh fish:fish"
+    want="$want vmalert:victoria-metrics curl:curl"
     want="$want dh:debhelper dh_python3:dh-python lintian:lintian man:man-db groff:groff-base"
     want="$want systemd-analyze:systemd"
     want="$want mdadm:mdadm lvm:lvm2 cryptsetup:cryptsetup-bin btrfs:btrfs-progs"

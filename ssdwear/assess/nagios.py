@@ -172,18 +172,22 @@ def _letters(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
-def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold], notes: Sequence[str] = ()) -> tuple[int, str]:
+def evaluate(reports: Sequence[DriveReport], t: Mapping[str, Threshold], notes: Sequence[str] = (),
+             warnings: Sequence[str] = ()) -> tuple[int, str]:
     """(exit code, plugin output), in the Nagios plugin format: line 1 the status, a short summary and a few
-    aggregate perfdata; then one line per drive (worst first, with its warnings) and the `notes` (RAID volumes);
+    aggregate perfdata; then one line per drive (worst first, with its warnings), the `notes` (RAID volumes) and the
+    run's `warnings` (the history not used, and why: the figures above then rest on the drives' readings alone);
     the last of them carries, after a '|', the first drive's perfdata, and each further drive's follows on a line
     of its own (the plugin guidelines' multi-line perfdata)."""
     states = [(state, r, short, text) for r in reports for state, short, text in [_drive_state(r, t)]]
     states.sort(key=lambda x: -_SEVERITY[x[0]])
     worst = max((s for s, *_ in states), key=lambda s: _SEVERITY[s], default=UNKNOWN)
-    line = f"SSDWEAR {STATE_NAMES[worst]} - {_plain(_head(states))}"
+    said = "; ".join(dict.fromkeys(w.split(":", 1)[0] for w in warnings))
+    line = f"SSDWEAR {STATE_NAMES[worst]} - {_plain(_head(states))}" + (f"; {_plain(said)} (below)" if said else "")
     if states:
         line += f" | {_aggregate(states, t)}"
-    long_lines = [_plain(text) for *_, text in states] + [_plain(n) for n in notes]
+    long_lines = [_plain(text) for *_, text in states] + [_plain(n) for n in notes] + \
+        [_plain(f"warning: {w}") for w in warnings]
     perf = [x for x in (drive_perfdata(r, t) for _, r, _, _ in states) if x]
     if perf and long_lines:
         long_lines[-1] += f" | {perf[0]}"

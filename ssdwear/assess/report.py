@@ -380,7 +380,7 @@ def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: l
     """The finer counters of an SSD, the one that counts wear best first, and the fine indicator they give."""
     if kind == "hdd":
         return [], None
-    found = finer_counters(snap, notes)
+    found = finer_counters(snap, notes, warnings)
     wear, contradicted = reading_wear(found, chosen)
     warnings.extend(contradicted)
     if wear is not None and wear.source != E2H_LIFETIME_SOURCE:
@@ -449,9 +449,10 @@ def _projection(timed: TimedResult | None, chosen: UsedReading | None, snap: Sna
     return None
 
 
-def failed(device: str, message: str, device_type: str | None = None) -> DriveReport:
-    """The report of a drive that could not be read (with the -d type it was tried with)."""
-    return DriveReport(device=device, device_type=device_type, error=message)
+def failed(device: str, message: str, device_type: str | None = None, reason: str = "read") -> DriveReport:
+    """The report of a drive that could not be read (with the -d type it was tried with, and why in one word: the
+    DriveError's kind)."""
+    return DriveReport(device=device, device_type=device_type, error=message, error_reason=reason)
 
 
 def judged_window(snap: Snapshot, ctx: Context) -> Window | None:

@@ -5,6 +5,7 @@ Exit codes (documented in docs/exit-codes.md, pinned by tests):
   0  success                         1  nothing could be done (error message on stderr)
   2  usage error                     3  partial: at least one drive failed, the others were reported
   4  start refused a drive (guard)   5  a drive rejected the timer reset
+  6  another run held the run lock for longer than run_lock_wait (sample, notify, start, measure)
   retire-check: 0 keep, 10 watch, 11 retire, 12 cannot judge.   check: Nagios 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN.
 Global options (--db, --smartctl, ...) are accepted before or after the command.
 """
@@ -12,20 +13,21 @@ Global options (--db, --smartctl, ...) are accepted before or after the command.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import click
 
-from ssdwear.host.platforms import facts
+from ssdwear.host.platforms import facts, host_name
 from ssdwear.model.clock import Clock, utc_now
-from ssdwear.model.errors import HistoryOff, SsdwearError, StoreError, UsageError
+from ssdwear.model.errors import Busy, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.version import __version__
 from ssdwear.render.streams import write
 
@@ -37,13 +39,18 @@ if TYPE_CHECKING:
     from ssdwear.render.documents import Doc, Json
     from ssdwear.run.groups import Tools
     from ssdwear.run.session import Session, Source
+    from ssdwear.smartctl.bounds import Bounds
     from ssdwear.smartctl.runner import Runner
 
-EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED = 0, 1, 2, 3, 4, 5
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_PARTIAL, EXIT_REFUSED, EXIT_REJECTED, EXIT_BUSY = 0, 1, 2, 3, 4, 5, 6
 EXIT_WATCH, EXIT_RETIRE, EXIT_CANNOT_JUDGE = 10, 11, 12
 EXIT_INTERRUPTED = 130  # SIGINT (^C) outside a reset: 128 + 2, as a shell reports a command SIGINT ended
 FORMATS = ("table", "json", "yaml")
+METRIC_FORMATS = ("prometheus", "influx", "otlp")  # the reports as a monitoring engine reads them
 Devices = list[tuple[str, str | None]]
+# The run deadline of each command that reads drives (seconds), unless --deadline or the config's run_deadline give
+# one: the commands that run unattended (cron, timers, a monitoring plugin) end in time; the others have none.
+DEFAULT_DEADLINES: dict[str, float] = {"sample": 120.0, "check": 120.0, "notify": 120.0}
 
 
 @dataclass
@@ -54,6 +61,7 @@ class App:
     config_file: str | None = None
     db: str | None = None
     timeout: float | None = None
+    deadline: float | None = None  # seconds (inf: none); None: run_deadline, else the command's own
     workers: int | None = None
     wake: bool | None = None
     replay: str | None = None
@@ -65,6 +73,7 @@ class App:
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
+    host: Callable[[], str] = host_name  # this machine's name, as the influx and otlp formats tag it
     _config: Config | None = None
 
     def config(self) -> Config:
@@ -118,12 +127,28 @@ class App:
                 f"{self.fallback_replay} instead")
         return chosen
 
+    def bounds(self, cfg: Config, source: Source) -> Bounds:
+        """How long each call and each reading of the command may take (smartctl/bounds.py): the deadline is
+        --deadline, else the config's run_deadline, else the command's own (DEFAULT_DEADLINES)."""
+        from ssdwear.host.platforms import on_usb
+        from ssdwear.smartctl.bounds import Bounds
+
+        ctx = click.get_current_context(silent=True)
+        own = DEFAULT_DEADLINES.get(ctx.info_name or "") if ctx is not None else None
+        deadline = next((d for d in (self.deadline, cfg.run_deadline, own) if d is not None), None)
+        kept = None if deadline is None or math.isinf(deadline) else deadline  # inf: none
+        if source.replay is None:  # recordings are on no USB bridge of this machine
+            return Bounds(cfg.smartctl_timeout, on_usb, kept)
+        return Bounds(cfg.smartctl_timeout, deadline_s=kept)
+
     def session(self, represents: float | None = None, source: Source | None = None) -> Session:
         """The session of one command, reading from `source` (default: --replay's recordings, else this machine)."""
+        from ssdwear.host.paths import db_path
         from ssdwear.run.session import Session, Source
 
         cfg = self.settings()
         source = source or Source(Path(self.replay) if self.replay else None)
+        locks = db_path(self.db, cfg.db, replaying=source.replay is not None)  # the one it would use: readers too
         places: tuple[str, ...] = ()
         if not self.no_history and cfg.read_attrlog:  # smartd's logs of a replayed run's drives: only when named
             from ssdwear.host.smartd import prefixes
@@ -137,7 +162,8 @@ class App:
                        clock=self.clock,
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
                        origin=source.origin, scanned=source.scanned, attrlog_places=places,
-                       tools_factory=lambda: self._tools(cfg, source))
+                       tools_factory=lambda: self._tools(cfg, source), bounds=self.bounds(cfg, source), locks=locks,
+                       monotonic=self.monotonic, sleep=self.sleep)
 
     def _tools(self, cfg: Config, source: Source) -> Tools:
         """The storage tools: injected ones (tests, the recorder) unless recordings stand in for this machine, else
@@ -168,6 +194,8 @@ def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except UsageError as exc:
             fail(str(exc), EXIT_USAGE)
+        except Busy as exc:
+            fail(str(exc), EXIT_BUSY)
         except HistoryOff as exc:  # says why there is no database; the advice below would repeat the option
             fail(str(exc), EXIT_ERROR)
         except StoreError as exc:
@@ -217,9 +245,9 @@ class Limited(click.ParamType):  # type: ignore[type-arg,unused-ignore]
         from ssdwear.model import units
 
         parse = {"duration": units.parse_duration_minutes, "seconds": units.parse_seconds,
-                 "number": units.parse_number, "integer": units.parse_whole_number}[self.kind]
+                 "number": units.parse_number, "integer": units.parse_whole_number}.get(self.kind)
         try:
-            return parse(str(value), self.limits())
+            return parse(str(value), self.limits()) if parse else units.parse_deadline_seconds(value)
         except ValueError as exc:
             self.fail(str(exc), param, ctx)
 
@@ -260,19 +288,24 @@ _GLOBAL_OPTIONS: tuple[tuple[str, dict[str, Any]], ...] = (
                           help="Neither read nor write the history database, and read no smartd "
                                "attribute log: each drive from its reading alone.")),
     ("--timeout", dict(type=Limited("SECONDS", unit_limits("TIMEOUT"), "seconds"), callback=_into_app("timeout"),
-                       help="Each smartctl call may take 1 to 86,400 seconds (a day); default 60.")),
+                       help="Each smartctl call may take 1 to 86,400 seconds (a day); default 20, 10 behind a USB "
+                            "bridge.")),
     ("--workers", dict(type=Limited("N", unit_limits("WORKERS"), "integer"), callback=_into_app("workers"),
                        help="Drives read in parallel: 1 to 256 (default 64).")),
     ("--wake/--no-wake", dict(default=None, callback=_into_app("wake"),
                               help="Spin up drives in standby to read them (default: no, a sleeping drive is "
                                    "reported as such).")),
+    ("--deadline", dict(type=Limited("DURATION", unit_limits("DEADLINE"), "deadline"), callback=_into_app("deadline"),
+                        metavar="DURATION", help="Each reading of the drives ends by then (1 s to a day, or none): the "
+                                                 "drives not read are reported so. Default: the config's run_deadline, "
+                                                 "else 120s for sample, check and notify, none for the others.")),
     ("--replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("replay"),
                       help="Answer smartctl calls from recorded outputs in DIR instead of running smartctl (tests, "
                            "demos); the history is used only with --db or SSDWEAR_DB.")),
     ("--fallback-replay", dict(metavar="DIR", type=click.Path(file_okay=False), callback=_into_app("fallback_replay"),
                                help="When this machine has no SMART drive or no smartctl, report the recorded outputs "
-                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or --format "
-                                    "prometheus).")),
+                                    f"in DIR instead, and say so ({FALLBACK_COMMANDS}; never check or a metrics "
+                                    "format: prometheus, influx, otlp).")),
 )
 GLOBAL_OPTION_NAMES = tuple(name for name, _ in _GLOBAL_OPTIONS)
 
@@ -299,9 +332,9 @@ class Command(click.Command):
         if any(isinstance(p, click.Option) and p.hidden for p in self.params):
             import textwrap
 
-            said = f"{', '.join(GLOBAL_OPTION_NAMES)}: see `ssdwear --help`; before or after the command."
-            lines = textwrap.wrap(said, max(formatter.width - formatter.current_indent - 2, 40),
-                                  break_on_hyphens=False)
+            said = f"{', '.join(GLOBAL_OPTION_NAMES)}: see\xa0`ssdwear\xa0--help`; before or after the command."
+            lines = [line.replace("\xa0", " ") for line in textwrap.wrap(  # never a line break inside the command
+                said, max(formatter.width - formatter.current_indent - 2, 40), break_on_hyphens=False)]
             with formatter.section("Global options"):
                 formatter.write_text("\b\n" + "\n".join(lines))
 
@@ -373,22 +406,44 @@ def console_print(renderable: object) -> None:
 
 
 def emit_reports(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
-                 volumes: Sequence[RaidVolume] = (), groups: Sequence[RedundancyGroup] | None = None) -> None:
-    """The reports in `fmt`; with `groups` (report --groups) the redundancy groups too."""
+                 volumes: Sequence[RaidVolume] = (), groups: Sequence[RedundancyGroup] | None = None,
+                 run_seconds: float | None = None) -> None:
+    """The reports in `fmt`; with `groups` (report --groups) the redundancy groups too; `run_seconds`: how long the
+    run took (Prometheus)."""
     from ssdwear.render.layout import tables_wanted, width
     from ssdwear.render.report import report_view
 
-    if fmt == "prometheus":
-        from ssdwear.render.prometheus import exposition
-        from ssdwear.render.streams import write_utf8
-
-        write_utf8(exposition(reports, app.clock().timestamp(), groups or ()))
+    if fmt in METRIC_FORMATS:
+        emit_metrics(reports, fmt, origin, app, groups, run_seconds)
     elif fmt == "table":
         console_print(report_view(reports, width(), volumes, tables_wanted(), groups))
     else:
         from ssdwear.render.documents import report_doc
 
         emit_doc(envelope(app, origin, **report_doc(reports, volumes, groups)), fmt)
+
+
+def emit_metrics(reports: Sequence[DriveReport], fmt: str, origin: str, app: App,
+                 groups: Sequence[RedundancyGroup] | None = None, run_seconds: float | None = None) -> None:
+    """The reports in a metrics format, at the run's time (Prometheus: with how long the run took); influx and otlp
+    name this machine as the host, except for saved outputs (analyze), which may come from anywhere."""
+    from ssdwear.render.streams import write_utf8
+
+    now = app.clock()
+    if fmt == "prometheus":
+        from ssdwear.render.prometheus import exposition
+
+        write_utf8(exposition(reports, now.timestamp(), groups or (), run_seconds))
+        return
+    host = None if origin == "files" else app.host()
+    if fmt == "influx":
+        from ssdwear.render.influx import line_protocol
+
+        write_utf8(line_protocol(reports, now, host))
+    else:
+        from ssdwear.render.otlp import otlp_json
+
+        write_utf8(otlp_json(reports, now, host, __version__))
 
 
 class Outcome(Protocol):
@@ -460,19 +515,23 @@ def device_arguments(names: Sequence[str]) -> list[str]:
 
 @contextmanager
 def reading(app: App, names: Sequence[str] = (), device_type: str | None = None,
-            represents: float | None = None, *, fallback: bool = True) -> Iterator[tuple[Session, Devices]]:
+            represents: float | None = None, *, fallback: bool = True, lock: bool = False
+            ) -> Iterator[tuple[Session, Devices]]:
     """The session of a command that reads drives and the drives it reads (those named, classified by
     device_arguments, else the config's, else the scan's), closed once at the end. Live or recorded is decided
     here, once, before the session (App.source); a command that acts on this machine's drives (`fallback` False)
-    refuses --fallback-replay."""
+    refuses --fallback-replay. With `lock` (sample, notify, start, measure) the run lock is held from before the
+    drives are found until the end (host/store/lock.py)."""
+    ctx = click.get_current_context(silent=True)
+    command = ctx.info_name if ctx and ctx.info_name else "this command"
     if app.fallback_replay and not fallback:
-        ctx = click.get_current_context(silent=True)
-        raise UsageError(f"--fallback-replay is for the reporting commands ({FALLBACK_COMMANDS}); "
-                         f"{ctx.info_name if ctx else 'this command'} acts on this machine's drives")
+        raise UsageError(f"--fallback-replay is for the reporting commands ({FALLBACK_COMMANDS}); {command} acts on "
+                         "this machine's drives")
     names = device_arguments(names)
     session = app.session(represents, app.source(bool(names)) if fallback else None)
     try:
-        yield session, session.devices(names, device_type)
+        with session.run_lock(command) if lock else nullcontext():
+            yield session, session.devices(names, device_type)
     finally:
         session.close()
 

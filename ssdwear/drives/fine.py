@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from ssdwear.model.family import CounterKind, FineCounter
@@ -270,13 +271,35 @@ def nvme_counters(snap: Snapshot, notes: list[str] | None = None) -> list[Counte
     return list(found.values())
 
 
-def finer_counters(snap: Snapshot, notes: list[str] | None = None) -> list[CounterReading]:
-    """Every finer counter of this reading, the ones that count wear first (rated, then media, then erase), host
-    writes last."""
+def storable(found: Sequence[CounterReading], warnings: list[str] | None = None) -> list[CounterReading]:
+    """The counters as every layer can hold them (the history's signed 64-bit integers, counters.MAX_BYTES): no
+    drive counts 2^63 of its units, so a count beyond is not the drive's wear (an Endurance Group's or OCP's 128-bit
+    field of all ones, an Endurance Estimate of 2^63) and is dropped, a rating beyond is dropped from its counter,
+    each with a warning. Applied where the counters are made, so that report, check, the exposition, `sample` and
+    `start`'s baseline all see the same counters (the store refused the whole sample before)."""
+    said = warnings if warnings is not None else []
+    out = []
+    for c in found:
+        if not 0 <= c.value <= counters.MAX_BYTES:
+            said.append(f"{c.detail}: more than any drive counts (at least 2^63 units: a field of all ones?); this "
+                        "counter is not used")
+            continue
+        if c.rated is not None and not 0 < c.rated <= counters.MAX_BYTES:
+            said.append(f"{c.rated_detail}: more than any drive is rated for (at least 2^63 units); {c.source} is "
+                        "used without it")
+            c = replace(c, rated=None, rated_detail="")
+        out.append(c)
+    return out
+
+
+def finer_counters(snap: Snapshot, notes: list[str] | None = None, warnings: list[str] | None = None
+                   ) -> list[CounterReading]:
+    """Every finer counter of this reading that every layer can hold (storable), the ones that count wear first
+    (rated, then media, then erase), host writes last."""
     found = nvme_counters(snap, notes) if snap.interface == "nvme" else \
         ata_counters(snap) if snap.interface == "ata" else []
     order = {"media": 1, "erase": 2, "host": 3}
-    return sorted(found, key=lambda c: (c.rated is None, order[c.kind]))
+    return sorted(storable(found, warnings), key=lambda c: (c.rated is None, order[c.kind]))
 
 
 def attribute_reading(model: str | None, values: Mapping[int, tuple[int | None, int | None]],

@@ -18,17 +18,21 @@ from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Thres
 from ssdwear.drives.ratings import CONFIG_KEYS, RATING_FIELDS, WORKLOAD_KINDS, Rating, RatingField, rating_problem
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
+    LOCK_WAIT,
     THRESHOLDS,
     WORKERS,
     Limits,
     bytes_span,
     bytes_text,
     parse_bytes,
+    parse_deadline_seconds,
     parse_duration_minutes,
     parse_seconds,
 )
 from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, DEFAULT_WORKERS
 from ssdwear.wear.forecast import DEFAULT_LEVEL, LEVELS
+
+from .store.lock import DEFAULT_LOCK_WAIT_S
 
 if TYPE_CHECKING:
     from yaml.nodes import Node
@@ -49,7 +53,7 @@ class DeviceSpec:
 @dataclass(frozen=True)
 class Config:
     smartctl: str | None = None
-    smartctl_timeout: float = DEFAULT_TIMEOUT_S
+    smartctl_timeout: float | None = None  # every call; None: 20 s, 10 s behind a USB bridge (smartctl/bounds.py)
     smartctl_options: tuple[str, ...] = ()
     workers: int = DEFAULT_WORKERS
     wake: bool = False
@@ -66,7 +70,14 @@ class Config:
     thresholds: dict[str, Threshold] = field(default_factory=lambda: dict(DEFAULT_THRESHOLDS))
     ratings: tuple[Rating, ...] = ()
     notify: NotifySettings | None = None  # `notify:`: the rules and channels; None: sample does not notify
+    run_deadline: float | None = None  # seconds (inf: none); None: the command's own (cli/app.py, DEFAULT_DEADLINES)
+    run_lock_wait: float = DEFAULT_LOCK_WAIT_S  # how long a run waits for another to end (host/store/lock.py)
     files: tuple[str, ...] = ()  # the files that were read
+
+    @property
+    def call_timeout(self) -> float:
+        """The timeout of a call whose device is not known (nvme-cli, the storage tools)."""
+        return DEFAULT_TIMEOUT_S if self.smartctl_timeout is None else self.smartctl_timeout
 
     def context(self, now: datetime, represents_minutes: float | None = None) -> Context:
         """What assess needs from the configuration, for readings that are not live (saved outputs)."""
@@ -78,7 +89,7 @@ class Config:
 
 KNOWN_KEYS = ("smartctl", "smartctl_timeout", "smartctl_options", "workers", "wake", "devices", "db", "textfile_dir",
               "history_window", "represents", "interval_level", "record", "thresholds", "ratings", "smartd_attrlog",
-              "notify", "groups")
+              "notify", "groups", "run_deadline", "run_lock_wait")
 
 
 def load(paths: Sequence[Path], required: Path | None = None) -> Config:
@@ -169,6 +180,10 @@ def _merge(config: Config, path: Path, text: str) -> Config:
                                  enumerate(reader.sequence(value, key)))
         elif key == "smartd_attrlog":
             updates.update(reader.attrlog_place(value, key))
+        elif key == "run_deadline":
+            updates[key] = reader.convert(value, key, parse_deadline_seconds)
+        elif key == "run_lock_wait":
+            updates[key] = reader.convert(value, key, lambda text: parse_duration_minutes(text, LOCK_WAIT) * 60)
         elif key == "history_window":
             updates["history_window_minutes"] = reader.convert(value, key, parse_duration_minutes)
         elif key == "represents":

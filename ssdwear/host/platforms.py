@@ -12,6 +12,7 @@ of a Unix install, and --smartctl, --config and --db say otherwise.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
@@ -70,3 +71,28 @@ def host_name() -> str:
     import socket
 
     return socket.gethostname()
+
+
+_USB_LEVELS = 9  # smartctl looks at most this many directories up
+
+
+def on_usb(device: str, sysfs: str = "/sys") -> bool:
+    """Whether a disk (/dev/sdX, /dev/sgN, or a link to one) sits behind a USB bridge: an `idVendor` file (a USB
+    device's) in one of the directories above /sys/block/sdX/device (/sys/class/scsi_generic/sgN), below
+    /sys/devices, at most 9 up. This is the test smartctl itself makes before it picks a USB bridge's -d type
+    (smartmontools lib/os_linux.cpp, get_usb_id). False where sysfs says nothing (not Linux, another name)."""
+    name = os.path.basename(os.path.realpath(device)) if device.startswith("/dev/") else ""
+    if not re.fullmatch(r"sd[a-z]{1,4}|sg[0-9]{1,5}", name):
+        return False
+    start = os.path.join(sysfs, "block", name, "device") if name[1] == "d" else \
+        os.path.join(sysfs, "class", "scsi_generic", name)
+    if not os.path.exists(start):
+        return False
+    here, stop = os.path.realpath(start), os.path.realpath(os.path.join(sysfs, "devices"))
+    for _ in range(_USB_LEVELS):
+        here = os.path.dirname(here)
+        if not here.startswith(stop + os.sep):
+            return False
+        if os.path.exists(os.path.join(here, "idVendor")):
+            return True
+    return False

@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ssdwear.model.errors import DriveError, SmartctlNotFound, UsageError
+from ssdwear.smartctl.argv import call_subject
 from ssdwear.smartctl.runner import DEFAULT_TIMEOUT_S, CallResult
 
 from .platforms import facts
@@ -140,17 +141,22 @@ class ProgramRunner:
         self.env = dict(env or {})  # set for these calls alone, beside the C locale
 
     def run(self, args: Sequence[str]) -> CallResult:
+        return self.run_within(args, self.timeout_s)
+
+    def run_within(self, args: Sequence[str], seconds: float) -> CallResult:
+        """One call that may take `seconds` (smartctl/bounds.py decides each call's): killed then, and timed_out
+        says so."""
         started = time.monotonic()
         try:
-            proc = subprocess.run([*self.command, *args], capture_output=True, timeout=self.timeout_s,
+            proc = subprocess.run([*self.command, *args], capture_output=True, timeout=max(seconds, 0.001),
                                   stdin=subprocess.DEVNULL, env={**os.environ, **self.env, **C_LOCALE}, check=False)
         except subprocess.TimeoutExpired:
-            raise self.timed_out(args) from None
+            raise self.timed_out(args, seconds) from None
         except OSError as exc:
             raise self.cannot_run(exc) from None
         return CallResult(tuple(args), proc.stdout, proc.returncode, proc.stderr, time.monotonic() - started)
 
-    def timed_out(self, args: Sequence[str]) -> DriveError:
+    def timed_out(self, args: Sequence[str], seconds: float) -> DriveError:
         raise NotImplementedError
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
@@ -199,8 +205,8 @@ class SmartctlRunner(ProgramRunner):
         self.path = path
         self.options = list(options)
 
-    def timed_out(self, args: Sequence[str]) -> DriveError:
-        return DriveError(_subject(args), f"smartctl did not answer within {self.timeout_s:g} s and was killed "
+    def timed_out(self, args: Sequence[str], seconds: float) -> DriveError:
+        return DriveError(call_subject(args), f"smartctl did not answer within {seconds:g} s and was killed "
                           "(hung device or controller?); raise --timeout if the drive is just slow", kind="timeout")
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
@@ -208,13 +214,6 @@ class SmartctlRunner(ProgramRunner):
             return SmartctlNotFound(f"smartctl not found at {self.path}: install smartmontools or pass "
                                     "--smartctl PATH")
         return SmartctlNotFound(f"cannot run smartctl at {self.path}: {exc.strerror}")
-
-
-def _subject(args: Sequence[str]) -> str:
-    """What a call is about, for messages: the device, or the scan."""
-    if list(args[:1]) == ["--scan-open"]:
-        return "smartctl --scan-open"
-    return args[-1] if args and not args[-1].startswith("-") else "smartctl " + " ".join(args)
 
 
 class NvmeCliRunner(ProgramRunner):
@@ -225,9 +224,9 @@ class NvmeCliRunner(ProgramRunner):
         super().__init__([path], timeout_s)
         self.path = path
 
-    def timed_out(self, args: Sequence[str]) -> DriveError:
+    def timed_out(self, args: Sequence[str], seconds: float) -> DriveError:
         return DriveError(args[1] if len(args) > 1 else "nvme", f"nvme-cli did not answer within "
-                          f"{self.timeout_s:g} s and was killed (hung device?)", kind="timeout")
+                          f"{seconds:g} s and was killed (hung device?)", kind="timeout")
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
         return SmartctlNotFound(f"cannot run nvme-cli at {self.path}: {exc.strerror}")
@@ -251,8 +250,8 @@ class ToolRunner(ProgramRunner):
         super().__init__([path], timeout_s, STORAGE_TOOLS[program][1])
         self.program, self.path = program, path
 
-    def timed_out(self, args: Sequence[str]) -> DriveError:
-        return DriveError(self.program, f"did not answer within {self.timeout_s:g} s and was killed", kind="timeout")
+    def timed_out(self, args: Sequence[str], seconds: float) -> DriveError:
+        return DriveError(self.program, f"did not answer within {seconds:g} s and was killed", kind="timeout")
 
     def cannot_run(self, exc: OSError) -> SmartctlNotFound:
         return SmartctlNotFound(f"cannot run {self.program} at {self.path}: {exc.strerror}")

@@ -9,8 +9,9 @@ bounded (the format is smartctl/smartd.py's).
   as root every entry on the way must be root's alone, host/trust.py); as root the file must be root's, written
   by nobody else. It is read in chunks (memory stays bounded whatever its size), at most MAX_READ_BYTES from its
   end; every line is checked against smartd's format, and the ones that fail are counted, never used.
-- Time: smartd writes its timestamps in the host's local time (time_to_tm_local), so they are read in this
-  process's time zone (TZ, else /etc/localtime): the same rules smartd applied when it wrote them.
+- Time: smartd 7.1 and later write their timestamps in the host's local time (time_to_tm_local), so they are read
+  in this process's time zone (TZ, else /etc/localtime): the same rules smartd applied when it wrote them; smartd
+  7.0 and older wrote UTC (gmtime), read as UTC where the caller says so (run/smartd.py decides which).
 """
 
 from __future__ import annotations
@@ -27,8 +28,8 @@ from ssdwear.model.escape import display_path
 from ssdwear.model.process import is_root
 from ssdwear.model.records import Snapshot
 from ssdwear.smartctl.smartd import (
+    CHUNK_FORMS,
     MAX_LINE_BYTES,
-    STAMP_FORM,
     STAMP_LENGTH,
     LogKind,
     nvme_namespace_stem,
@@ -39,7 +40,7 @@ from ssdwear.smartctl.smartd import (
 from .platforms import facts
 from .trust import UntrustedFile, open_trusted
 
-CHUNK_BYTES = 1 << 20
+CHUNK_BYTES = 1 << 18
 # A log is read from at most this far before its end: ~5 years of lines at smartd's 10-second minimum interval,
 # centuries at its default 30 minutes. Older lines of a larger file are not read (and the report says so).
 MAX_READ_BYTES = 256 << 20
@@ -59,9 +60,10 @@ def prefixes(configured: str | None, platform: str | None = None) -> list[str]:
 
 
 def _split(place: str) -> tuple[Path, str]:
-    """(directory, name prefix) of a place given as smartd's -A takes it; a directory is every name in it."""
+    """(directory, name prefix) of a place given as smartd's -A takes it; a directory, or a link to one (as with a
+    trailing '/': the trust rules judge the way there when a file is opened), is every name in it."""
     path = Path(place)
-    if place.endswith("/") or (path.is_dir() and not path.is_symlink()):
+    if place.endswith("/") or path.is_dir():
         return path, ""
     return path.parent, path.name
 
@@ -152,9 +154,10 @@ class Stats:
     _first: bytes = b""
     _last: bytes = b""
 
-    def skip(self, why: str) -> None:
-        self.bad += 1
-        self.reasons[why] = self.reasons.get(why, 0) + 1
+    def skip(self, why: str, count: int = 1) -> None:
+        if count:
+            self.bad += count
+            self.reasons[why] = self.reasons.get(why, 0) + count
 
     @property
     def first(self) -> str | None:
@@ -166,12 +169,43 @@ class Stats:
         return self._last.decode("ascii") if self._last else None
 
 
-def lines(fd: int, stats: Stats) -> Iterator[bytes]:
-    """The lines of the log that have smartd's shape (without '\\n'): a timestamp, fields ending in ';' and no
-    second timestamp (glued on when a line was cut mid-way by a crash and smartd appended the next one); every other
-    line is counted in `stats` and skipped. (The lines a projection uses are then read in full: smartd.parse_line.)
-    Reads at most MAX_READ_BYTES from the end (the first, partial line of that part is dropped, not counted)."""
-    stamp = STAMP_FORM.match
+def _long_lines(body: bytes) -> int:
+    """How many of the whole lines in `body` are longer than smartd writes: each such line holds one of the points
+    half that length apart, so only the lines at those points are looked at."""
+    count, done, step = 0, -1, MAX_LINE_BYTES // 2
+    for point in range(0, len(body), step):
+        if point > done:
+            start, done = body.rfind(b"\n", 0, point) + 1, body.find(b"\n", point)
+            count += done - start > MAX_LINE_BYTES
+    return count
+
+
+def _shaped(body: bytes, kind: LogKind, stats: Stats) -> list[bytes]:
+    """The lines of `body` (whole lines) in smartd's format for this kind of log with a date that exists (found in
+    the whole chunk at once: CHUNK_FORMS); the others counted by why, from the chunk, not line by line."""
+    framed = b"\n" + body
+    while b"\n\n" in framed:  # runs of empty lines folded (in C): each line end taken out is an empty line's
+        framed = framed.replace(b"\n\n", b"\n")
+    empty, long = len(body) + 1 - len(framed), _long_lines(body)
+    found = CHUNK_FORMS[kind].findall(framed)
+    for why, count in (("an empty line", empty), ("a line longer than smartd writes", long),
+                       ("not in smartd's format", body.count(b"\n") - len(found) - empty - long)):
+        stats.skip(why, count)
+    out = []
+    for raw in found:
+        problem = stamp_problem(raw[:STAMP_LENGTH].decode("ascii"))
+        if problem is not None:
+            stats.skip(problem)
+        else:
+            out.append(raw)
+    return out
+
+
+def lines(fd: int, stats: Stats, kind: LogKind) -> Iterator[bytes]:
+    """The lines of the log in smartd's format for its kind (without '\\n'), each with a date that exists; every
+    other line is counted in `stats` and skipped. (The lines a projection uses are then read in full:
+    smartd.parse_line.) Reads at most MAX_READ_BYTES from the end (the first, partial line of that part is dropped,
+    not counted), in chunks of whole lines."""
     size = os.fstat(fd).st_size
     drop_first = size > MAX_READ_BYTES
     if drop_first:
@@ -179,42 +213,36 @@ def lines(fd: int, stats: Stats) -> Iterator[bytes]:
         os.lseek(fd, stats.skipped_bytes, os.SEEK_SET)
     partial = b""
     while chunk := os.read(fd, CHUNK_BYTES):
-        pieces = chunk.split(b"\n")
-        pieces[0] = partial + pieces[0]
-        partial = pieces.pop()
-        if drop_first and pieces:
-            del pieces[0]
-            drop_first = False
+        data = partial + chunk
+        if drop_first:  # within a line dropped whole (the part read begins in it, or it is too long): to its end
+            cut = data.find(b"\n")
+            data, drop_first = (b"", True) if cut < 0 else (data[cut + 1:], False)
+        end = data.rfind(b"\n") + 1
+        body, partial = data[:end], data[end:]
         if len(partial) > MAX_LINE_BYTES:  # no line end for longer than any line smartd writes: skip to the next
             stats.skip("a line longer than smartd writes")
             partial, drop_first = b"", True
-        for raw in pieces:
-            if len(raw) > MAX_LINE_BYTES:
-                stats.skip("a line longer than smartd writes")
-            elif stamp(raw) and raw[-1] == 59 and raw.find(b":", STAMP_LENGTH) < 0:  # ends in ';', one timestamp
-                if (problem := stamp_problem(raw[:STAMP_LENGTH].decode("ascii"))) is not None:
-                    stats.skip(problem)
-                    continue
-                if not stats.lines:
-                    stats._first = raw[:STAMP_LENGTH]
-                stats.lines += 1
-                stats._last = raw[:STAMP_LENGTH]
-                yield raw
-            else:
-                stats.skip("not in smartd's format" if raw else "an empty line")
+        found = _shaped(body, kind, stats) if body else []
+        if found:
+            if not stats.lines:
+                stats._first = found[0][:STAMP_LENGTH]
+            stats.lines += len(found)
+            stats._last = found[-1][:STAMP_LENGTH]
+            yield from found
     if partial and not drop_first:
         stats.cut = True
         stats.skip("the last line is cut off (no line end)")
 
 
-def local_time(stamp: str) -> datetime:
-    """A timestamp smartd wrote ('YYYY-MM-DD HH:MM:SS', the host's local time) as UTC. A time that does not exist
-    locally (the hour a DST change skips) or exists twice is taken as the C library's mktime takes it."""
+def local_time(stamp: str, utc: bool = False) -> datetime:
+    """A timestamp smartd wrote ('YYYY-MM-DD HH:MM:SS', the host's local time; with `utc`, UTC, as smartd 7.0 and
+    older wrote it) as UTC. A time that does not exist locally (the hour a DST change skips) or exists twice is
+    taken as the C library's mktime takes it."""
     naive = datetime(int(stamp[0:4]), int(stamp[5:7]), int(stamp[8:10]), int(stamp[11:13]), int(stamp[14:16]),
                      min(int(stamp[17:19]), 59))
-    return naive.astimezone(timezone.utc)
+    return naive.replace(tzinfo=timezone.utc) if utc else naive.astimezone(timezone.utc)
 
 
-def local_stamp(when: datetime) -> str:
+def local_stamp(when: datetime, utc: bool = False) -> str:
     """`when` as smartd would have written it on this host (for comparing with the logs' timestamps as text)."""
-    return when.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+    return (when.astimezone(timezone.utc) if utc else when.astimezone()).strftime("%Y-%m-%d %H:%M:%S")

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from typing import Literal
 
-# Why a drive could not be read or commanded; the CLI and session branch on these.
-DriveErrorKind = Literal["read", "timeout", "permission", "standby", "missing", "rejected", "raid-volume"]
+# Why a drive could not be read or commanded; the CLI and session branch on these, and a drive not read carries its
+# kind as its `error_reason` (JSON) and as the `reason` label of `ssdwear_read_ok 0` (docs/monitoring.md). 'deadline':
+# the run's deadline came before the drive was read; 'resetting': another ssdwear run is resetting its timer.
+DriveErrorKind = Literal["read", "timeout", "permission", "standby", "missing", "rejected", "raid-volume", "deadline",
+                         "resetting"]
 
 
 class SsdwearError(Exception):
@@ -40,6 +43,10 @@ class StoreError(SsdwearError):
 
 class HistoryOff(StoreError):
     "A command that stores samples was run without a history database; the message says why there is none."
+
+
+class Busy(SsdwearError):
+    "Another ssdwear run held the run lock for longer than this run would wait (run_lock_wait)."
 
 
 class ConfigError(SsdwearError):

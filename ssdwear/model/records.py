@@ -359,6 +359,8 @@ class DriveReport:
     warnings: tuple[str, ...] = ()  # something is wrong or doubtful: read these
     notes: tuple[str, ...] = ()  # how the figures were reached (informational)
     error: str | None = None  # set when the drive could not be read; the other fields are then empty
+    error_reason: str | None = None  # why, in one word (errors.DriveErrorKind: timeout, deadline, standby, ...)
+    read_seconds: float | None = None  # how long reading the drive took (all its calls), where it was read live
     source: str | None = None  # file name or device path the reading came from
     readings: int = 1  # how many readings (saved outputs or samples) the report rests on
     counters: tuple[CounterReading, ...] = ()  # the finer counters read, the one that counts wear best first

@@ -135,6 +135,7 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "warnings": list(r.warnings),
         "notes": list(r.notes),
         "error": r.error,
+        "error_reason": r.error_reason,
         "source": r.source,
         "readings": r.readings,
     }

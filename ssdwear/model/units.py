@@ -34,6 +34,8 @@ class Limits:
 # The ranges. Durations in minutes, timeouts in seconds, sizes in bytes, write rates in bytes a day.
 DURATION = Limits("a duration", 1 / 60, 100 * MINUTES_PER_YEAR, "1 s to 100 years")
 TIMEOUT = Limits("a smartctl timeout", 1, 86_400, "1 to 86,400 seconds (a day)")
+DEADLINE = Limits("a run deadline", 1 / 60, 1440, "1 s to a day")  # --deadline, run_deadline (or none)
+LOCK_WAIT = Limits("a wait for the run lock", 1 / 60, 1440, "1 s to a day")  # run_lock_wait
 CAPACITY = Limits("a drive's capacity", 10**9, 10**15, "1 GB to 1 PB")
 NAND = Limits("a drive's raw NAND", 10**9, 2 * 10**15, "1 GB to 2 PB")
 RATED_WRITES = Limits("a rating in bytes written", 10**11, 10**18, "100 GB to 1 EB")
@@ -72,6 +74,17 @@ def parse_duration_minutes(text: object, limits: Limits = DURATION) -> float:
     if minutes <= 0:
         raise ValueError(f"'{text}' is not a positive duration")
     return limits.check(minutes, text)
+
+
+NO_DEADLINE = ("none", "false")  # --deadline none, run_deadline: none (or false)
+
+
+def parse_deadline_seconds(text: object) -> float:
+    """A run deadline: a duration ('120s', '2m'; a number alone is minutes, as for every duration) -> seconds, or
+    'none' -> infinity (no deadline)."""
+    if str(text).strip().lower() in NO_DEADLINE:
+        return math.inf
+    return parse_duration_minutes(text, DEADLINE) * 60
 
 
 def parse_seconds(text: object, limits: Limits = TIMEOUT) -> float:

@@ -134,7 +134,8 @@ def import_doc(places: Sequence[str], results: Sequence[Imported]) -> Doc:
     """`import smartd`: the places looked in, and per drive what was imported from where (or why nothing)."""
     return {"places": list(places), "drives": [dict(
         where=r.where, model=r.drive.model, serial=r.drive.serial, wwn=r.drive.wwn, added=r.added, offered=r.offered,
-        summary=r.summary, message=r.message) for r in results]}
+        present=r.present, rejected=r.rejected, rejected_why=r.rejected_why, summary=r.summary, message=r.message)
+        for r in results]}
 
 
 def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:

@@ -2,7 +2,8 @@
 
 Base units throughout (seconds, bytes, ratios); `_total` for counters. Labels: device (with the -d type where
 drives share a path: '/dev/bus/0 sat+megaraid,1'), model, serial (and `source` / `method` where a figure depends
-on how it was reached).
+on how it was reached). `ssdwear_drive_info` names the drive in smartctl_exporter's label names, for joins across
+exporters on `serial_number`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,14 @@ from ssdwear.model.records import MINUTES_PER_YEAR, DriveReport
 
 SECONDS_PER_YEAR = MINUTES_PER_YEAR * 60  # 365 days, as the projections count a year
 TEXTFILE_NAME = "ssdwear.prom"
+DURATIONS = ("ssdwear_read_duration_seconds", "ssdwear_run_duration_seconds")  # to the millisecond, not the second
 
 # name -> (type, help)
 METRICS: dict[str, tuple[str, str]] = {
-    "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if reading it failed."),
+    "ssdwear_read_ok": ("gauge", "1 if the drive was read, 0 if it was not; `reason` says why not (timeout, deadline, "
+                                 "standby, permission, missing, resetting, read)."),
+    "ssdwear_read_duration_seconds": ("gauge", "How long reading the drive took, all its smartctl and nvme-cli calls "
+                                               "(a call killed at its timeout included)."),
     "ssdwear_used_ratio": ("gauge", "Lifetime wear used, as a fraction of rated endurance (1 = 100 %, may exceed 1)."),
     "ssdwear_used_fine_ratio": ("gauge", "Lifetime wear read finer than the indicator (used_fine_percent / 100), "
                                          "where a finer counter gives it; `source` names the counter."),
@@ -58,6 +63,9 @@ METRICS: dict[str, tuple[str, str]] = {
     "ssdwear_critical_warning": ("gauge", "NVMe critical warning bit field (0 = none)."),
     "ssdwear_media_errors_total": ("counter", "NVMe media and data integrity errors / SCSI uncorrected errors."),
     "ssdwear_smart_passed": ("gauge", "1 if the SMART overall-health self-assessment passed, 0 if it failed."),
+    "ssdwear_drive_info": ("gauge", "1 for each drive read: its identity in smartctl_exporter's label names "
+                                    "(model_name, serial_number, firmware_version, interface: the -d type) and its "
+                                    "wwn; join on serial_number."),
     "ssdwear_group_redundancy_lost_timestamp_seconds": ("gauge", "When a redundancy group has more members worn out "
                                                                   "than it tolerates, at their central wear-out dates "
                                                                   "(Unix time; report --groups)."),
@@ -68,6 +76,8 @@ METRICS: dict[str, tuple[str, str]] = {
                                         "10 %) and their wear-out intervals overlap: they may wear out together."),
     "ssdwear_member_info": ("gauge", "1 for each member of a group: the drive (serial, model, device) under it."),
     "ssdwear_last_run_timestamp_seconds": ("gauge", "When ssdwear last read the drives (Unix time)."),
+    "ssdwear_run_duration_seconds": ("gauge", "How long the run that wrote this took, from its start (after the run "
+                                              "lock) to this exposition."),
     "ssdwear_drives": ("gauge", "Number of drives ssdwear looked at in its last run."),
 }
 
@@ -89,19 +99,26 @@ def _fmt(value: float) -> str:
     return repr(float(value))
 
 
-def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
+Labels = tuple[tuple[str, str | None], ...]  # (name, value) pairs, in order; a value None or "" is written empty
+
+
+def metric_lines(r: DriveReport) -> list[tuple[str, Labels, float]]:
     """(metric name, label string, value) of every exposition line for one drive ("sample" in ssdwear means a
     stored reading and the command that stores it)."""
-    base = [("device", r.device and r.where), ("model", r.model), ("serial", r.serial)]
-    out: list[tuple[str, str, float]] = []
+    # a drive not read is known by its place alone (its model and serial are not known: no empty labels)
+    base = [("device", r.device and r.where)] + ([] if r.error else [("model", r.model), ("serial", r.serial)])
+    out: list[tuple[str, Labels, float]] = []
 
     def put(name: str, value: float | None, extra: Sequence[tuple[str, str | None]] = ()) -> None:
         if value is not None:
-            if name.endswith("_seconds") or name.endswith("_seconds_total"):
+            if name in DURATIONS:
+                value = round(value, 3)
+            elif name.endswith("_seconds") or name.endswith("_seconds_total"):
                 value = round(value)
-            out.append((name, _labels([*base, *extra]), value))
+            out.append((name, (*base, *extra), value))
 
-    put("ssdwear_read_ok", 0 if r.error else 1)
+    put("ssdwear_read_ok", 0 if r.error else 1, [("reason", r.error_reason or "read")] if r.error else [])
+    put("ssdwear_read_duration_seconds", r.read_seconds)
     if r.error:
         return out
     if r.used_percent is not None:
@@ -145,6 +162,19 @@ def metric_lines(r: DriveReport) -> list[tuple[str, str, float]]:
     return out
 
 
+def info_labels(r: DriveReport) -> Labels | None:
+    """The labels of a drive's ssdwear_drive_info; None for a drive that was not read (it has no identity yet).
+
+    smartctl_exporter's names, as its `smartctl_device` labels them (metrics.go): model_name, serial_number,
+    firmware_version, and interface, the -d type (smartctl's `device.type`: sat, nvme, scsi, sat+megaraid,0; absent
+    for a saved text output, which does not say it). `device` is ssdwear's, as on every other series of the drive
+    (smartctl_exporter's `device` is a name of its own, `sda`, `bus_0_megaraid_0`), and so is `wwn`."""
+    if r.error:
+        return None
+    return (("device", r.device and r.where), ("model_name", r.model), ("serial_number", r.serial),
+            ("firmware_version", r.firmware), ("interface", r.device_type), ("wwn", r.wwn))
+
+
 def group_lines(g: Group) -> list[tuple[str, str, float]]:
     """(metric name, label string, value) of a redundancy group's lines, and one ssdwear_member_info per member."""
     base = [("group", g.name), ("kind", g.kind), ("level", g.level)]
@@ -165,16 +195,22 @@ def group_lines(g: Group) -> list[tuple[str, str, float]]:
     return out
 
 
-def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence[Group] = ()) -> str:
-    """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order."""
+def exposition(reports: Sequence[DriveReport], now_unix: float, groups: Sequence[Group] = (),
+               run_seconds: float | None = None) -> str:
+    """The whole text exposition: HELP/TYPE once per metric family, families in a fixed order (`run_seconds`: how
+    long the run took, for a run that read drives)."""
     by_name: dict[str, list[str]] = {name: [] for name in METRICS}
     for r in reports:
-        for name, labels, value in metric_lines(r):
-            by_name[name].append(f"{name}{labels} {_fmt(value)}")
+        for name, pairs, value in metric_lines(r):
+            by_name[name].append(f"{name}{_labels(pairs)} {_fmt(value)}")
+        if (info := info_labels(r)) is not None:
+            by_name["ssdwear_drive_info"].append(f"ssdwear_drive_info{_labels(info)} 1")
     for g in groups:
         for name, labels, value in group_lines(g):
             by_name[name].append(f"{name}{labels} {_fmt(value)}")
     by_name["ssdwear_last_run_timestamp_seconds"].append(f"ssdwear_last_run_timestamp_seconds {_fmt(now_unix)}")
+    if run_seconds is not None:
+        by_name["ssdwear_run_duration_seconds"].append(f"ssdwear_run_duration_seconds {_fmt(round(run_seconds, 3))}")
     by_name["ssdwear_drives"].append(f"ssdwear_drives {len(reports)}")
     lines: list[str] = []
     for name, (kind, text) in METRICS.items():

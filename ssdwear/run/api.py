@@ -49,13 +49,17 @@ def read_drives(devices: Sequence[str] | None = None, *, device_type: str | None
     time a timed-workload window stands for. `replay`: a folder of recorded smartctl outputs to read instead
     of the drives (fixtures/intel in the repository).
     """
+    from ssdwear.host.platforms import on_usb
+    from ssdwear.smartctl.bounds import Bounds
+
     from .session import Session, runner_for
 
     config = Config(smartctl=smartctl)
     folder = Path(replay) if replay is not None else None
     session = Session(config=config, runner_factory=lambda: runner_for(config, folder),
                       represents_minutes=_minutes(represents),
-                      origin="replay" if replay is not None else "live")
+                      origin="replay" if replay is not None else "live",
+                      bounds=Bounds() if replay is not None else Bounds(usb=on_usb))  # 20 s a call, 10 behind USB
     try:
         targets = session.devices(list(devices or ()), device_type)
         return session.assess(session.read(targets)).reports

@@ -51,7 +51,7 @@ def tools_for(config: Config, replay: Path | None) -> Tools:
     problems = []
     for program in PROGRAMS:
         try:
-            found = storage_tool(program, config.smartctl_timeout)
+            found = storage_tool(program, config.call_timeout)
         except SsdwearError as exc:
             problems.append(f"{program} not used: {exc}")
             continue

@@ -69,38 +69,40 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
     """Reset the E4h timer on each drive the guard allows (`every`, start --all: a drive it finds ineligible is
     skipped, not refused), each through the module's steps."""
     results: list[StartResult] = []
+    session.store_wanted()
     outcomes = session.read(devices).outcomes
-    store = session.store(write=True)
-    assert store is not None
-    for (device, dtype), outcome in zip(devices, outcomes, strict=True):
-        if session.interrupted is not None:
-            results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
-                                       f"interrupted ({session.interrupted}) before this drive's turn",
-                                       device_type=dtype))
-        elif isinstance(outcome, DriveError):
-            results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
-        else:
-            dtype = dtype or outcome.device_type
-            try:
-                status, message = _reset_one(session, store, device, dtype, outcome, force, every)
-            except NotReset as stop:
-                status, message = stop.status, stop.message
-            results.append(StartResult(device, status, message, DriveId.of(outcome), dtype))
+    read = [t for t, outcome in zip(devices, outcomes, strict=True) if not isinstance(outcome, DriveError)]
+    with session.resetting(read):  # the drives it may send a reset to: other runs' readers leave them alone
+        for (device, dtype), outcome in zip(devices, outcomes, strict=True):
+            if session.interrupted is not None:
+                results.append(StartResult(device, "interrupted", f"not reset, nothing was sent: ssdwear was "
+                                           f"interrupted ({session.interrupted}) before this drive's turn",
+                                           device_type=dtype))
+            elif isinstance(outcome, DriveError):
+                results.append(StartResult(device, "failed", outcome.message, device_type=dtype))
+            else:
+                dtype = dtype or outcome.device_type
+                try:
+                    status, message = _reset_one(session, device, dtype, outcome, force, every)
+                except NotReset as stop:
+                    status, message = stop.status, stop.message
+                results.append(StartResult(device, status, message, DriveId.of(outcome), dtype))
     return results
 
 
-def _reset_one(session: Session, store: Store, device: str, dtype: str | None, snap: Snapshot, force: bool,
+def _reset_one(session: Session, device: str, dtype: str | None, snap: Snapshot, force: bool,
                every: bool) -> tuple[StartStatus, str]:
     """The steps, in order; each raises NotReset to stop. A drive the reset is not documented for, with a finer
-    counter, gets a counter window instead: its baseline stored, nothing sent."""
+    counter, gets a counter window instead: its baseline stored, nothing sent. The history is opened (created where
+    there is none) only when a step stores something."""
     refusal = reset_refusal(snap)
     if refusal is not None and not force:
-        started = counter_baseline(session, store, device, dtype, snap)
+        started = counter_baseline(session, device, dtype, snap)
         if started is not None:
             return started[0], f"{started[1]} (no timer reset: {refusal})"
     refusal, nvme = guard(session, snap, dtype, force, every)
     drive = DriveId.of(snap)
-    baseline = store_baseline(session, store, drive, snap, location(device, dtype))
+    store, baseline = store_baseline(session, drive, snap, location(device, dtype))
     same_drive_still(session, drive, device, dtype)
     at = record_and_send(session, store, drive, device, dtype, snap, nvme, baseline)
     forced = f" (forced: {refusal})" if refusal else ""
@@ -133,7 +135,7 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
     return refusal, nvme
 
 
-def counter_baseline(session: Session, store: Store, device: str, dtype: str | None, snap: Snapshot
+def counter_baseline(session: Session, device: str, dtype: str | None, snap: Snapshot
                      ) -> tuple[StartStatus, str] | None:
     """A counter window's start: the drive's sample stored and marked as the window's baseline; NOTHING is sent
     to the drive. None where it has no finer counter (assess/counter_window.py measures the window later)."""
@@ -146,6 +148,7 @@ def counter_baseline(session: Session, store: Store, device: str, dtype: str | N
         return "failed", "no baseline stored: the drive has no serial number or WWN; nothing was sent to it"
     counter = report.counters[0]
     try:
+        store = session.writable_store()
         store.add_sample(drive, sample_of(snap, report, at), location(device, dtype))
         store.record_window(drive, at, location(device, dtype))
     except StoreError as exc:
@@ -155,14 +158,16 @@ def counter_baseline(session: Session, store: Store, device: str, dtype: str | N
                         "`ssdwear status` or `report` (valid after 60 minutes)")
 
 
-def store_baseline(session: Session, store: Store, drive: DriveId, snap: Snapshot, where: str) -> DriveReport:
-    """Step 2: the drive's report now, stored as a sample just before the reset (and kept with its record)."""
+def store_baseline(session: Session, drive: DriveId, snap: Snapshot, where: str) -> tuple[Store, DriveReport]:
+    """Step 2: the drive's report now, stored as a sample just before the reset (and kept with its record); the
+    store it is in."""
     baseline = assess_mod.assess(snap, session.context(snap, session.clock()))
     try:
+        store = session.writable_store()
         store.add_sample(drive, sample_of(snap, baseline, session.clock() - timedelta(milliseconds=1)), where)
     except StoreError as exc:
         raise NotReset("failed", f"not reset, nothing was sent: the reset could not be recorded ({exc})") from None
-    return baseline
+    return store, baseline
 
 
 def same_drive_still(session: Session, drive: DriveId, device: str, dtype: str | None) -> None:

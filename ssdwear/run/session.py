@@ -8,7 +8,9 @@ nothing prints.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -22,13 +24,15 @@ from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
 from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidVolume, Sample, Snapshot, location
-from ssdwear.smartctl.calls import Outcome, read_many, says_raid_volume, scan
+from ssdwear.smartctl.bounds import Bounded, Bounds
+from ssdwear.smartctl.calls import Outcome, read_drive, read_many, says_raid_volume, scan
 from ssdwear.smartctl.runner import LazyRunner, Runner
 
 if TYPE_CHECKING:
     from ssdwear.model.records import ScanEntry
 
 if TYPE_CHECKING:
+    from ssdwear.host.store.lock import Resets
     from ssdwear.host.store.queries import Store
 
     from .groups import Tools
@@ -47,16 +51,18 @@ def runner_for(config: Config, replay: Path | None = None, program: str = "smart
     from ssdwear.host.runner import NvmeCliRunner, SmartctlRunner, locate_nvme, locate_smartctl  # live runs only
 
     if program == "nvme":
-        return NvmeCliRunner(locate_nvme(), config.smartctl_timeout)
-    return SmartctlRunner(locate_smartctl(config.smartctl), config.smartctl_timeout, options=config.smartctl_options)
+        return NvmeCliRunner(locate_nvme(), config.call_timeout)
+    return SmartctlRunner(locate_smartctl(config.smartctl), config.call_timeout, options=config.smartctl_options)
 
 
 @dataclass(frozen=True)
 class Run:
-    """One reading of drives: each target's outcome (its Snapshot, or the DriveError that says why not)."""
+    """One reading of drives: each target's outcome (its Snapshot, or the DriveError that says why not), and how
+    long reading it took (seconds; None for a drive that was never started: the deadline, a reset elsewhere)."""
 
     outcomes: tuple[Outcome, ...]
     targets: tuple[Target, ...] = ()
+    seconds: tuple[float | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,12 @@ class Session:
     tools_factory: Callable[[], Tools] | None = None
     warnings: list[str] = field(default_factory=list)  # run-level messages for stderr
     interrupted: str | None = None  # the signal that stopped a start (SIGINT, SIGTERM), once one arrived
+    bounds: Bounds = field(default_factory=Bounds)  # each call's timeout, each reading's deadline
+    # the history database the run lock and the reset lock sit beside (host/store/lock.py), for readers too: the one
+    # this run would use; None (recordings) for none
+    locks: Path | None = None
+    monotonic: Callable[[], float] = time.monotonic  # times reads, deadlines and the lock's wait
+    sleep: Callable[[float], None] = time.sleep
     _runner: Runner | None = None
     _tools: Tools | None = None
     _nvme_reader: Runner | None = None
@@ -171,14 +183,71 @@ class Session:
     _store_writes: bool = False  # the open store may be written (created, upgraded)
     _read_failed: bool = False
     _scan_volumes: list[tuple[str, str]] = field(default_factory=list)  # RAID volumes the scan met (every Assessed)
+    _started: float = 0.0  # monotonic: when the run began (after the run lock)
+    _deadline_at: float | None = None  # monotonic: when the reading under way must end
+
+    def __post_init__(self) -> None:
+        self._started = self.monotonic()
 
     # -- plumbing ------------------------------------------------------------------------------
 
     @property
     def runner(self) -> Runner:
+        """smartctl, each call bounded (smartctl/bounds.py): its timeout, and within a reading its deadline."""
         if self._runner is None:
-            self._runner = self.runner_factory()
+            self._runner = Bounded(self.runner_factory(), self.bounds, self._left)
         return self._runner
+
+    def elapsed(self) -> float:
+        """Seconds since the run began (`ssdwear_run_duration_seconds`)."""
+        return self.monotonic() - self._started
+
+    def _begin_reading(self) -> None:
+        if self._deadline_at is None and self.bounds.deadline_s is not None:
+            self._deadline_at = self.monotonic() + self.bounds.deadline_s
+
+    def _left(self) -> float | None:
+        """Seconds left of the reading under way, None when it has no deadline (or none is under way)."""
+        return None if self._deadline_at is None else self._deadline_at - self.monotonic()
+
+    @contextmanager
+    def run_lock(self, command: str) -> Iterator[None]:
+        """One run at a time (host/store/lock.py): held until the block ends. A run without a database (--no-history)
+        stores nothing and takes none."""
+        if self.db_path is None:
+            yield
+            return
+        from ssdwear.host.store.lock import run_lock
+
+        with run_lock(self.db_path, command, self.config.run_lock_wait, self.sleep, self.monotonic, self.clock()):
+            self._started = self.monotonic()
+            yield
+
+    @contextmanager
+    def resetting(self, targets: Sequence[Target]) -> Iterator[None]:
+        """While the block sends resets to `targets`: the readers of other runs leave them alone."""
+        if self.db_path is None:
+            yield
+            return
+        from ssdwear.host.store.lock import resetting
+
+        with resetting(self.db_path, targets, self.config.run_lock_wait, self.sleep, self.monotonic):
+            yield
+
+    @contextmanager
+    def _reset_guard(self) -> Iterator[Resets]:
+        """The drives another run is resetting (none to leave alone, while no reset may start): lock.reading_guard.
+        A lock file root must not use is a warning, and the reading goes on."""
+        from ssdwear.host.store.lock import Resets, reading_guard
+
+        with ExitStack() as held:
+            resets = Resets()
+            if self.locks is not None:
+                try:
+                    resets = held.enter_context(reading_guard(self.locks))
+                except StoreError as exc:
+                    self.warn(f"reset lock not used: {exc}")
+            yield resets
 
     def tools(self) -> Tools:
         """The storage tools' runners (run/groups.py), looked up once."""
@@ -200,9 +269,9 @@ class Session:
         For reading it is never created or changed: no database means no history, and one that cannot be read
         is a warning. For writing it is created and upgraded, and any failure is an error.
         """
+        if write:
+            self.store_wanted()
         if self.db_path is None:
-            if write:
-                raise HistoryOff(f"this command stores samples in the history database, but {self.history_off}")
             return None
         if self._store is not None and (self._store_writes or not write):
             return self._store
@@ -222,6 +291,18 @@ class Session:
         if self._store is not None:
             self._store.close()
         self._store, self._store_writes = store, write
+        return store
+
+    def store_wanted(self) -> None:
+        """For a command that stores: HistoryOff now, before any drive is read, when there is no database to use."""
+        if self.db_path is None:
+            raise HistoryOff(f"this command stores samples in the history database, but {self.history_off}")
+
+    def writable_store(self) -> Store:
+        """The history store for writing (created and upgraded where needed): opened only once there is something to
+        store, so that a command that stores nothing creates nothing."""
+        store = self.store(write=True)
+        assert store is not None  # store(write=True) raises rather than return None
         return store
 
     def close(self) -> None:
@@ -248,6 +329,7 @@ class Session:
             return [(name, device_type) for name in names]
         if self.config.devices:
             return [(d.device, d.type) for d in self.config.devices]  # checked when the config was read
+        self._begin_reading()  # the scan is part of the reading: its deadline starts here
         found = found_in(self.scanned if self.scanned is not None else scan(self.runner))
         for message in found.skipped:
             self.warn(message)
@@ -255,8 +337,35 @@ class Session:
         return found.devices
 
     def read(self, devices: Sequence[Target]) -> Run:
-        return Run(tuple(read_many(self.runner, devices, workers=self.config.workers, wake=self.config.wake,
-                                   nvme=self._nvme_reads)), tuple(devices))
+        """One reading of `devices` (within the deadline, which a scan before it began), each timed; a drive another
+        run is resetting now is left unread (lock.reading_guard)."""
+        self._begin_reading()
+        took: dict[Target, float] = {}
+        try:
+            with self._reset_guard() as resets:
+                busy = {t: resets.left_alone(*t) for t in devices if resets.covers(*t)}
+                rest = [t for t in devices if t not in busy]
+                read = iter(read_many(self.runner, rest, workers=self.config.workers, wake=self.config.wake,
+                                      reader=self._timed(took), nvme=self._nvme_reads))
+                outcomes = tuple(busy[t] if t in busy else next(read) for t in devices)
+        finally:
+            self._deadline_at = None
+        return Run(outcomes, tuple(devices), tuple(took.get(t) for t in devices))
+
+    def _timed(self, took: dict[Target, float]) -> Callable[..., Snapshot]:
+        """read_drive, its time kept in `took`; a drive whose turn comes after the deadline is not started."""
+        def read(runner: Runner, device: str, device_type: str | None, wake: bool, nvme: Runner | None = None
+                 ) -> Snapshot:
+            left = self._left()
+            if left is not None and left <= 0:
+                raise self.bounds.passed(device)
+            started = self.monotonic()
+            try:
+                return read_drive(runner, device, device_type, wake, nvme=nvme)
+            finally:
+                took[(device, device_type)] = self.monotonic() - started
+
+        return read
 
     @property
     def _nvme_reads(self) -> Runner | None:
@@ -264,7 +373,7 @@ class Session:
         if self.nvme_runner_factory is None:
             return None
         if self._nvme_reader is None:
-            self._nvme_reader = LazyRunner(self.nvme_runner_factory)
+            self._nvme_reader = Bounded(LazyRunner(self.nvme_runner_factory), self.bounds, self._left)
         return self._nvme_reader
 
     def _volumes(self, met: Sequence[tuple[str, str]], targets: Sequence[Target]) -> list[RaidVolume]:
@@ -321,26 +430,29 @@ class Session:
         reports: list[DriveReport] = []
         drives: list[tuple[Snapshot, DriveReport]] = []
         volumes: list[tuple[str, str]] = []
-        for outcome in run.outcomes:
+        seconds = run.seconds or (None,) * len(run.outcomes)
+        for outcome, took in zip(run.outcomes, seconds, strict=True):
             if isinstance(outcome, DriveError):
                 if outcome.kind == "raid-volume":
                     volumes.append((outcome.device, outcome.message))
                 else:
-                    reports.append(assess_mod.failed(outcome.device, outcome.message, outcome.device_type))
+                    reports.append(replace(assess_mod.failed(outcome.device, outcome.message, outcome.device_type,
+                                                             outcome.kind), read_seconds=took))
                 continue
             controller = families.volume(outcome)
             if controller is not None:
                 volumes.append((outcome.device or outcome.source, controller))
                 continue
             try:
-                report = assess_mod.assess(outcome, self.context(outcome, now, past=True))
+                report = replace(assess_mod.assess(outcome, self.context(outcome, now, past=True)),
+                                 read_seconds=took)
                 drives.append((outcome, report))
             except Exception as exc:
                 if os.environ.get("SSDWEAR_DEBUG"):
                     raise
                 report = assess_mod.failed(outcome.device or outcome.source, f"internal error assessing this drive "
                                            f"({type(exc).__name__}: {exc}); set SSDWEAR_DEBUG=1 for a traceback and "
-                                           "please report it", outcome.device_type)
+                                           "please report it", outcome.device_type, "internal")
             reports.append(report)
         return Assessed(reports, self._volumes(volumes, run.targets), now, tuple(drives))
 
@@ -390,8 +502,7 @@ class Session:
         Returns (device, why) for each drive whose sample was not stored; raises StoreError when the database
         itself cannot be used (then nothing was stored).
         """
-        store = self.store(write=True)
-        assert store is not None
+        self.store_wanted()
         rows = []
         skipped: list[tuple[str, str]] = []
         by_key: dict[str, str] = {}
@@ -403,7 +514,7 @@ class Session:
                 continue
             by_key[drive.key] = device
             rows.append((drive, sample_of(snap, report, assessed.at), device))
-        rejected = store.add_samples(rows) if rows else {}
+        rejected = self.writable_store().add_samples(rows) if rows else {}  # nothing to store: no database made
         return skipped + [(by_key[key], f"sample not stored: {why}") for key, why in rejected.items()]
 
 

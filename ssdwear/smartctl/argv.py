@@ -3,6 +3,8 @@ the recorded fixtures (replay.fixture_name)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def read_args(device: str, device_type: str | None, json: bool = True, wake: bool = False) -> list[str]:
     args = ["--json=c", "-x"] if json else ["-x"]
@@ -45,3 +47,23 @@ def nvme_log_args(device: str, log_id: int, lsi: int | None = None, size: int = 
     its JSON keys change between versions). `lsi` is the Log Specific Identifier (the endurance group)."""
     return ["get-log", device, f"--log-id=0x{log_id:02x}", *([f"--lsi={lsi}"] if lsi is not None else []),
             f"--log-len={size}", "-b"]
+
+
+NVME_COMMANDS = ("id-ctrl", "get-log", "set-feature")  # nvme-cli's calls above: the device comes second
+
+
+def call_subject(args: Sequence[str]) -> str:
+    """What a call is about, for messages: its device (smartctl's last argument, nvme-cli's second), or the scan."""
+    if list(args[:1]) == ["--scan-open"]:
+        return "smartctl --scan-open"
+    if args and args[0] in NVME_COMMANDS and len(args) > 1:
+        return args[1]
+    return args[-1] if args and not args[-1].startswith("-") else "smartctl " + " ".join(args)
+
+
+def call_device_type(args: Sequence[str]) -> str | None:
+    """The -d type a smartctl call gives (None: smartctl picks it)."""
+    for i, arg in enumerate(args[:-1]):
+        if arg == "-d":
+            return args[i + 1]
+    return None

@@ -7,13 +7,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from ssdwear.model.errors import SsdwearError
 
 # How calls go through a Runner unless the config or the options say otherwise (host/config.py's defaults): each
-# call may take this long before it is killed...
-DEFAULT_TIMEOUT_S = 60.0
+# call may take this long before it is killed (10 s behind a USB bridge: bounds.py)...
+DEFAULT_TIMEOUT_S = 20.0
 # ... and this many drives are read at once. smartctl mostly waits on the drive, so a 60-drive JBOD is read in about
 # the time of its slowest drive; lower it (config `workers`, --workers) for controllers that dislike concurrent
 # commands.
@@ -33,6 +33,16 @@ class Runner(Protocol):
     def run(self, args: Sequence[str]) -> CallResult: ...
 
 
+@runtime_checkable
+class TimedRunner(Protocol):
+    """A runner that can be told how long one call may take: it kills the call then and raises the DriveError of
+    kind 'timeout' that says so (host/runner.py's runners; bounds.Bounded gives each call its time)."""
+
+    def run(self, args: Sequence[str]) -> CallResult: ...
+
+    def run_within(self, args: Sequence[str], seconds: float) -> CallResult: ...
+
+
 class LazyRunner:
     """A runner made on its first call (nvme-cli is looked for only when a drive needs it), once, whichever thread
     calls first; when it cannot be made (not installed, refused as root), every call raises that error again."""
@@ -44,6 +54,13 @@ class LazyRunner:
         self._lock = threading.Lock()
 
     def run(self, args: Sequence[str]) -> CallResult:
+        return self._made().run(args)
+
+    def run_within(self, args: Sequence[str], seconds: float) -> CallResult:
+        runner = self._made()
+        return runner.run_within(args, seconds) if isinstance(runner, TimedRunner) else runner.run(args)
+
+    def _made(self) -> Runner:
         with self._lock:
             if self._runner is None and self._error is None:
                 try:
@@ -52,4 +69,4 @@ class LazyRunner:
                     self._error = exc
         if self._runner is None:
             raise SsdwearError(str(self._error))
-        return self._runner.run(args)
+        return self._runner

@@ -1,21 +1,28 @@
 """What smartd writes: its attribute log (`smartd -A PREFIX`, `--attributelog`), read as readings of one drive. Pure.
 
-The format, as smartmontools' src/smartd.cpp writes it (write_dev_attrlog; the same from 6.x to 8.0-pre):
+The format, as smartmontools' src/smartd.cpp writes it (write_dev_attrlog; the ATA and SCSI lines unchanged from
+5.39 and 6.1 to 8.0-pre but for the time zone of the stamp, the NVMe lines from 7.5 on):
 
 - one file per drive, `PREFIX MODEL-SERIAL.ata.csv` (ATA), `PREFIX VENDOR-MODEL-SERIAL.scsi.csv` (SCSI) and, from
-  smartmontools 7.5 on, `PREFIX MODEL-SERIAL[-nNSID].nvme.csv` (NVMe); in MODEL, SERIAL and VENDOR every byte that
-  is not an ASCII letter or digit becomes `_` (not_allowed_in_filename), so the name's `-` only separate its parts;
-- one line per check cycle (`-i`, 1800 s by default), appended: `YYYY-MM-DD HH:MM:SS;` in the host's LOCAL time
-  (time_to_tm_local, although smartd(8) says UTC), then for ATA `\\tID;NORMALISED;RAW;` per attribute (RAW is the
-  48-bit raw value as a decimal number, undecoded), for SCSI `\\tNAME;VALUE;` error counters
-  (`read-gb-processed;%.3f;`, ...) and `\\ttemperature;N;`, for NVMe `\\tNAME;VALUE;` SMART/Health fields
-  (`percentage-used`, `data-units-written`, `power-on-hours`, ...), then `\\n`.
+  smartmontools 7.5 on, `PREFIX MODEL-SERIAL[-nNSID].nvme.csv` (NVMe); MODEL, SERIAL and VENDOR are the drive's
+  strings with the blanks around them dropped, then every byte that is not an ASCII letter or digit made `_`
+  (not_allowed_in_filename), so the name's `-` only separate its parts; a control byte is one `_` (format_char_array,
+  used for NVMe and, after 7.5, for ATA, makes it '?' first: '_' all the same);
+- one line per check cycle (`-i`, 1800 s by default, at least 10 s), appended: `YYYY-MM-DD HH:MM:SS;` in UTC
+  (gmtime) up to smartmontools 7.0, in the host's LOCAL time (time_to_tm_local) from 7.1 on (commit e9d93a4be,
+  NEWS of 7.1: "Attribute logs now use local time instead of UTC"; smartd(8) still said UTC up to 7.3 and says local
+  time from 7.4, commit 691731225), then for ATA `\\tID;NORMALISED;RAW;` per attribute (RAW is the 48-bit raw value
+  as a decimal number, undecoded), for SCSI `\\tNAME;VALUE;` error counters (`read-gb-processed;%.3f;`, ...) and
+  `\\ttemperature;N;`, for NVMe `\\tNAME;VALUE;` SMART/Health fields (`percentage-used`, `data-units-written`,
+  `power-on-hours`, ...), then `\\n`.
 
 Every line is untrusted input: one that does not have exactly this form (cut by a crash, garbage, a line of another
-kind of drive) is skipped and counted, never guessed at. A line becomes a Snapshot of the live drive (line_snapshot):
-the live drive's identity and attribute names, the line's values, so that the drive table (drives/) reads it exactly
-as it reads the drive now. The raw value of attribute 9 is decoded the way the live drive's own reading shows it
-(hours, a 32-bit hour count beside milliseconds, minutes, seconds: poh_decoder).
+kind of drive) is skipped and counted, never guessed at; so is one whose power-on hours no drive can have
+(plausible_hours, the live parser's rule) or that leave the order of the lines around it and come back (InOrder).
+A line becomes a Snapshot of the live drive (line_snapshot): the live drive's identity and attribute names, the
+line's values, so that the drive table (drives/) reads it exactly as it reads the drive now. The raw value of
+attribute 9 is decoded the way the live drive's own reading shows it (hours, a 32-bit hour count beside
+milliseconds, minutes, seconds: poh_decoder).
 """
 
 from __future__ import annotations
@@ -24,9 +31,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from typing import Literal
+from functools import lru_cache
+from typing import Generic, Literal, TypeVar
 
 from ssdwear.model.records import Attribute, NvmeHealth, ScsiHealth, Snapshot
+
+from .parse.builder import plausible_hours
 
 LogKind = Literal["ata", "scsi", "nvme"]
 SUFFIXES: dict[LogKind, str] = {"ata": ".ata.csv", "scsi": ".scsi.csv", "nvme": ".nvme.csv"}
@@ -38,14 +48,20 @@ MAX_LINE_BYTES = 16 * 1024
 MAX_RAW48 = (1 << 48) - 1
 
 _NOT_ALLOWED = re.compile(rb"[^0-9A-Za-z]")
-_STAMP = rb"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d);"
-STAMP_FORM = re.compile(rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d;")  # a line's start (the stamp is checked in full later)
+_STAMP = rb"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d;"
+_FIELDS: dict[LogKind, tuple[bytes, int]] = {  # what follows the stamp on each kind's line: a field, how many at most
+    "ata": (rb"\t\d{1,3};\d{1,3};\d{1,15};", 255),  # one per attribute ID
+    "scsi": (rb"\t[a-z][a-z-]{0,40};\d{1,20}(?:\.\d{1,6})?;", 64),  # smartd writes about a dozen named fields
+    "nvme": (rb"\t[a-z][a-z-]{0,40};-?\d{1,20};", 64),
+}
 # A whole line of each kind, as written (without its '\n').
 LINE_FORMS: dict[LogKind, re.Pattern[bytes]] = {
-    "ata": re.compile(_STAMP + rb"(?:\t\d{1,3};\d{1,3};\d{1,15};)*"),
-    "scsi": re.compile(_STAMP + rb"(?:\t[a-z][a-z-]{0,40};\d{1,20}(?:\.\d{1,6})?;)*"),
-    "nvme": re.compile(_STAMP + rb"(?:\t[a-z][a-z-]{0,40};-?\d{1,20};)*"),
-}
+    kind: re.compile(_STAMP + rb"(?:%s)*" % field) for kind, (field, _) in _FIELDS.items()}
+# The same lines found in a whole chunk at once, where a line starts (after a '\n': the chunk is searched with one
+# put before it), with no more fields than smartd writes (so never longer than MAX_LINE_BYTES): a chunk of junk
+# costs no Python work per line (host/smartd.lines).
+CHUNK_FORMS: dict[LogKind, re.Pattern[bytes]] = {
+    kind: re.compile(rb"\n(%s(?:%s){0,%d})(?=\n)" % (_STAMP, field, most)) for kind, (field, most) in _FIELDS.items()}
 _ATA_FIELD = re.compile(rb"\t(\d+);(\d+);(\d+);")
 _NAMED_FIELD = re.compile(rb"\t([a-z-]+);(-?[0-9.]+);")
 
@@ -66,6 +82,24 @@ def name_part(text: str) -> str:
     return _NOT_ALLOWED.sub(b"_", text.strip().encode("utf-8", "surrogateescape")).decode("ascii")
 
 
+# A control character as the parser shows it (model/escape.visible): '\x1b' for one byte of the drive's string,
+# '\u2028' for a character beyond U+00FF (its UTF-8 bytes).
+_SHOWN_CONTROL = re.compile(r"\\x[0-9a-f]{2}|\\u[0-9a-f]{4}")
+
+
+def _as_written(match: re.Match[str]) -> str:
+    code = int(match.group()[2:], 16)
+    return "_" * (1 if code < 0x100 else len(chr(code).encode("utf-8")))
+
+
+def name_parts(text: str) -> list[str]:
+    """The names smartd may have given a drive string that the parser shows with escapes: smartd saw the control
+    byte itself and wrote one '_' for it (where ESC is shown '\\x1b'), and the text may also be written so literally
+    (a backslash is not escaped). One name for a string without escapes."""
+    names = [name_part(_SHOWN_CONTROL.sub(_as_written, text)), name_part(text)]
+    return list(dict.fromkeys(names))
+
+
 def log_kind(interface: str) -> LogKind | None:
     return {"ata": "ata", "scsi": "scsi", "nvme": "nvme"}.get(interface)  # type: ignore[return-value]
 
@@ -77,12 +111,14 @@ def stems(snap: Snapshot) -> list[str]:
     kind = log_kind(snap.interface)
     if kind is None or not snap.model or not snap.serial:
         return []
-    serial, suffix = name_part(snap.serial), SUFFIXES[kind]
+    suffix = SUFFIXES[kind]
     if kind == "scsi":
         words = snap.model.split()
-        return [f"{name_part(' '.join(words[:i]))}-{name_part(' '.join(words[i:]))}-{serial}{suffix}"
-                for i in range(1, len(words))]
-    return [f"{name_part(snap.model)}-{serial}{suffix}"]
+        models = [f"{vendor}-{model}" for i in range(1, len(words))
+                  for vendor in name_parts(" ".join(words[:i])) for model in name_parts(" ".join(words[i:]))]
+    else:
+        models = name_parts(snap.model)
+    return list(dict.fromkeys(f"{model}-{serial}{suffix}" for model in models for serial in name_parts(snap.serial)))
 
 
 _NAMESPACE = re.compile(r"-n\d{1,10}$")
@@ -137,15 +173,22 @@ class Line:
 
 
 def stamp_problem(stamp: str) -> str | None:
-    """Why a line's 'YYYY-MM-DD HH:MM:SS' (in smartd's shape) is not a time smartd could have written, or None: a
-    date that does not exist (2026-02-31, month 13), a time past 23:59:60, a year before 1970 or after 9998 (the
-    clock of a machine smartd runs on, and room for the time zone)."""
-    year, month, day, hour, minute, second = (int(stamp[i:j]) for i, j in
-                                              ((0, 4), (5, 7), (8, 10), (11, 13), (14, 16), (17, 19)))
-    if not 1970 <= year <= 9998 or hour > 23 or minute > 59 or second > 60:
+    """Why a line's 'YYYY-MM-DD HH:MM:SS' (in smartd's shape: digits where the form has them) is not a time smartd
+    could have written, or None: a date that does not exist (2026-02-31, month 13), a time past 23:59:60, a year
+    before 1970 or after 9998 (the clock of a machine smartd runs on, and room for the time zone). Called for every
+    line of a log: the time is compared as text, the day looked up once a day."""
+    if stamp[11:13] > "23" or stamp[14:16] > "59" or stamp[17:19] > "60":
+        return "impossible date"
+    return _day_problem(stamp[:10])
+
+
+@lru_cache(maxsize=4096)
+def _day_problem(day: str) -> str | None:
+    year, month, number = int(day[0:4]), int(day[5:7]), int(day[8:10])
+    if not 1970 <= year <= 9998:
         return "impossible date"
     try:
-        date(year, month, day)
+        date(year, month, number)
     except ValueError:
         return "impossible date"
     return None
@@ -207,6 +250,87 @@ def line_hours(line: Line, kind: LogKind, decode: Decoder | None) -> float | Non
     return None
 
 
+def hours_problem(hours: float) -> str | None:
+    """Why a line's power-on hours cannot be the drive's (attribute 9 raw 0xFFFFFFFFFFFF, 9,000,000 h), or None: the
+    live parser's one rule for every source of power-on hours (plausible_hours)."""
+    return None if plausible_hours(hours) else "power-on hours no drive can have"
+
+
+OUT_OF_ORDER = "power-on hours out of order with the lines around them (went down or up and came back)"
+# A run of lines out of order that has not come back after this many lines is a break (a drive replaced, a counter
+# reset), not a glitch: the lines are kept and the series reads the break (assess/history.py).
+GLITCH_LINES = 256
+
+T = TypeVar("T")
+
+
+class InOrder(Generic[T]):
+    """The lines whose power-on hours keep their order, each let through once the lines after it have shown it is
+    in order. Power-on hours only go up: a run of lines below the line before it that comes back up to it, or a line
+    above the next line that is not below the line before it, went out and came back, which no drive's clock does
+    (a firmware's glitch: 0 h, or 50,000 h, between lines of 12,000 h). Such lines are held back (`dropped`). A run
+    that has not come back within GLITCH_LINES lines is a break (a drive replaced), and is let through."""
+
+    def __init__(self) -> None:
+        self.last: float | None = None  # the hours of the last line let through
+        self.pending: list[tuple[float, T]] = []
+        self.dropped: list[T] = []
+
+    def offer(self, hours: float, item: T) -> list[T]:
+        """The items now known to be in order (in file order) once this line is offered."""
+        self.pending.append((hours, item))
+        return self._resolve(final=False)
+
+    def close(self) -> list[T]:
+        """The items still held that are in order: at the end, a run that has not come back is let through."""
+        return self._resolve(final=True)
+
+    def _verdict(self) -> int | None:
+        """How many lines at the head of `pending` are out of order (0: the first is in order); None: not known yet."""
+        p, last = self.pending, self.last
+        first = p[0][0]
+        if last is None:
+            return 0
+        if first < last:  # down: out of order when a line after it comes back up to the line before it
+            return next((k for k, (h, _) in enumerate(p) if h >= last), None)
+        for h, _ in p[1:]:  # up: out of order when the next line not below the line before it is below it
+            if h > first:
+                return 0
+            if last <= h < first:
+                return 1
+        return None  # (lines at its very hours, or below the line before it: not known yet)
+
+    def _resolve(self, final: bool) -> list[T]:
+        out: list[T] = []
+        while self.pending:
+            out_of_order = self._verdict()
+            if out_of_order is None:
+                if not final and len(self.pending) <= GLITCH_LINES:
+                    break
+                out_of_order = 0  # no way back: a break (or the end), and the series goes on from it
+            if out_of_order:
+                self.dropped.extend(item for _, item in self.pending[:out_of_order])
+                del self.pending[:out_of_order]
+            else:
+                self.last, item = self.pending.pop(0)
+                out.append(item)
+        return out
+
+
+# smartd writes its stamps in local time from smartmontools 7.1 on, in UTC before (commit e9d93a4be).
+LOCAL_TIME_SINCE = (7, 1)
+_VERSION = re.compile(r"(\d+)\.(\d+)")
+
+
+def stamps_in_utc(smartmontools: str | None) -> bool | None:
+    """Whether the smartd of this smartmontools release ('7.0', '7.3'; the smartctl that read the drive is the same
+    package) writes attribute-log stamps in UTC; None when the release is not known (a pre-release of 7.1, none)."""
+    m = _VERSION.fullmatch(smartmontools or "")
+    if m is None:
+        return None
+    return (int(m[1]), int(m[2])) < LOCAL_TIME_SINCE
+
+
 def _attributes(live: Snapshot, line: Line) -> dict[int, Attribute]:
     out = {}
     for i, value, raw in line.ata:
@@ -239,7 +363,8 @@ def as_logged(live: Snapshot) -> Snapshot:
 def line_snapshot(live: Snapshot, line: Line, kind: LogKind, hours: float | None, source: str) -> Snapshot:
     """The drive as this line saw it: the live drive's identity and attribute names with the line's values (and
     nothing the log does not hold: as_logged)."""
-    base = replace(as_logged(live), source=source, power_on_hours=hours, power_on_hours_trusted=hours is not None,
+    trusted = hours is not None and hours_problem(hours) is None
+    base = replace(as_logged(live), source=source, power_on_hours=hours, power_on_hours_trusted=trusted,
                    attributes={}, nvme=None, scsi=None, power_cycles=None)
     if kind == "ata":
         attributes = _attributes(live, line)

@@ -38,6 +38,8 @@ INTEL = FIXTURES / "intel"
     (["history", "CVPR0000SEED710", "--since", "3000y"], "'3000y'"),
     (["--timeout", "3000000", "--replay", str(INTEL), "report"], "'3000000'"),  # past select()'s ~24.8 days
     (["--timeout", "0.5", "--replay", str(INTEL), "report"], "'0.5'"),
+    (["--replay", str(INTEL), "sample", "--deadline", "2d"], "'2d' is out of range: a run deadline is 1 s to a day"),
+    (["--replay", str(INTEL), "sample", "--deadline", "0s"], "'0s' is not a positive duration"),
     (["--replay", str(INTEL), "report", "--represents", "10000y"], "'10000y'"),
     (["--replay", str(INTEL), "measure", "/dev/sda", "--for", "200y"], "'200y'"),
     (["plan", "--host-writes", "1DWPD@1.92"], "'1.92' is out of range"),  # a capacity of 1.92 bytes
@@ -92,6 +94,8 @@ def test_the_longest_timeout_reaches_a_real_smartctl(fake_smartctl) -> None:
     ("represents: 3000y\n", "c.yaml:1: represents: '3000y' is out of range"),
     ("smartctl_timeout: 3000000\n", "c.yaml:1: smartctl_timeout: '3000000' is out of range"),
     ("workers: 100000\n", "c.yaml:1: workers: '100000' is out of range"),
+    ("run_deadline: 2d\n", "c.yaml:1: run_deadline: '2d' is out of range: a run deadline is 1 s to a day"),
+    ("run_lock_wait: forever\n", "c.yaml:1: run_lock_wait: 'forever' is not a duration"),
     ("ratings:\n  - {model: X, tbw: 0.5}\n", "c.yaml:2: ratings[0].tbw: '0.5' is out of range: a rating in bytes "
                                              "written is 100 GB to 1 EB (a number without a unit is bytes"),
     ("ratings:\n  - {model: X, tbw: .inf}\n", "c.yaml:2: ratings[0].tbw: '.inf' is not a byte count"),
@@ -159,7 +163,7 @@ def test_every_range_is_in_the_configuration_page() -> None:
     table = "\n".join(line for line in page.splitlines() if line.startswith("|"))
     ranges = [v for v in vars(units).values() if isinstance(v, units.Limits)] + list(units.THRESHOLDS.values())
     missing = [limits.words for limits in ranges if limits.words not in table]
-    assert len(ranges) == 14 and missing == []
+    assert len(ranges) == 16 and missing == []
 
 
 # -- no string makes a parser raise anything but ValueError; no accepted value overflows downstream -------------

@@ -73,8 +73,8 @@ def test_two_failed_pass_through_drives_are_two_prometheus_series_node_exporter_
     assert result.exit_code == 1
     read_ok = [line for line in (textfile / "ssdwear.prom").read_text().splitlines()
                if line.startswith("ssdwear_read_ok")]
-    assert read_ok == ['ssdwear_read_ok{device="/dev/bus/0 sat+megaraid,0",model="",serial=""} 0',
-                       'ssdwear_read_ok{device="/dev/bus/0 sat+megaraid,1",model="",serial=""} 0']
+    assert read_ok == ['ssdwear_read_ok{device="/dev/bus/0 sat+megaraid,0",reason="missing"} 0',
+                       'ssdwear_read_ok{device="/dev/bus/0 sat+megaraid,1",reason="missing"} 0']
     _, body = scrape_textfile(textfile)  # fails on a textfile scrape error (a duplicate series is one)
     assert body.count("ssdwear_read_ok{") == 2
 

@@ -36,7 +36,8 @@ def render(args: str) -> str:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        result = CliRunner().invoke(cli, ["--no-history", *shlex.split(args)], obj=App(clock=lambda: EXAMPLES_NOW))
+        result = CliRunner().invoke(cli, ["--no-history", *shlex.split(args)], obj=App(clock=lambda: EXAMPLES_NOW,
+                                                                                       host=lambda: "db1"))
     finally:
         os.chdir(cwd)
         if old is None:

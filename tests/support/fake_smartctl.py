@@ -4,6 +4,8 @@
 Environment:
   FAKE_SMARTCTL_DIR    fixture folder (files named as in ssdwear.smartctl.replay: 'smartctl <args>.out' / '.rc')
   FAKE_SMARTCTL_LOG    append one line per call: the argv after the program name, joined by spaces
+  FAKE_SMARTCTL_STAMPS append one line per call once it has waited (its sleep): the calling process's pid, the
+                       call's start and end (Unix time), then its argv: which run made it, and whether two overlapped
   FAKE_SMARTCTL_SLEEP  seconds to sleep before answering (a slow or hung device)
   FAKE_SMARTCTL_SLEEP_ON  sleep only on calls whose argv holds this word (e.g. vendor,0x40: a slow reset)
   FAKE_SMARTCTL_HANG   comma-separated device names whose calls hang (sleep an hour): a hung device
@@ -24,10 +26,15 @@ def main() -> int:
     if log:
         with open(log, "a") as handle:
             handle.write(" ".join(args) + "\n")
+    started = time.time()
     delay = float(os.environ.get("FAKE_SMARTCTL_SLEEP") or 0)
     only = os.environ.get("FAKE_SMARTCTL_SLEEP_ON")
     if delay and (not only or only in args):
         time.sleep(delay)
+    stamps = os.environ.get("FAKE_SMARTCTL_STAMPS")
+    if stamps:
+        with open(stamps, "a") as handle:
+            handle.write(f"{os.getppid()} {started:.6f} {time.time():.6f} {' '.join(args)}\n")
     hang = [d for d in os.environ.get("FAKE_SMARTCTL_HANG", "").split(",") if d]
     hang_calls = [c for c in os.environ.get("FAKE_SMARTCTL_HANG_CALLS", "").split(",") if c]
     if (args and args[-1] in hang) or any(c in " ".join(args) for c in hang_calls):

@@ -205,7 +205,7 @@ def test_a_drive_whose_assessment_fails_is_that_drives_error(tmp_path: Path, mon
     assert "ssdwear: /dev/sdb: internal error assessing this drive (ZeroDivisionError: injected)" in result.stderr
     with Store.open(tmp_path / "history.db") as store:
         assert count_samples(store) == 3
-    assert 'ssdwear_read_ok{device="/dev/sdb",model="",serial=""} 0' in (textfile / "ssdwear.prom").read_text()
+    assert 'ssdwear_read_ok{device="/dev/sdb",reason="internal"} 0' in (textfile / "ssdwear.prom").read_text()
 
 
 # ------------------------------------------------------------------------------------------------

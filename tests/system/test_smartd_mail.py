@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.paths import FIXTURES, ROOT
+from support.paths import FAKE_SMARTCTL, FIXTURES, ROOT
 from support.tools import require
 
 SCRIPT = ROOT / "contrib" / "smartd" / "run.d-ssdwear"
@@ -85,13 +85,49 @@ def test_the_mail_goes_out_unchanged_whatever_ssdwear_does(tmp_path: Path, case:
         pytest.skip("an ssdwear is installed on this machine")
     proc, mailed, _ = mail(tmp_path, ssdwear, **env)
     assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
-    if case == "ssdwear fails loudly":  # what it printed on stdout is its answer; stderr never reaches the mail
-        assert mailed == MESSAGE + "\n--- ssdwear retire-check /dev/sda -d sat ---\nargs: --timeout 30 " \
-                                   "retire-check /dev/sda -d sat\n"
-    elif case == "auto type":  # smartd's "auto": no -d
-        assert mailed.endswith("args: --timeout 30 retire-check /dev/sda\n")
+    if case == "ssdwear fails loudly":  # what it printed is its answer, its messages on stderr too (issue 26.5)
+        assert mailed == MESSAGE + "\n--- ssdwear retire-check /dev/sda -d sat ---\nargs: --timeout 6 " \
+                                   "retire-check /dev/sda -d sat\nboom\n"
+    elif case == "auto type":  # smartd's "auto": no -d; each call gets a fifth of the 30 s
+        assert mailed.endswith("args: --timeout 6 retire-check /dev/sda\n")
     else:
         assert mailed == MESSAGE
+
+
+def test_the_mail_says_why_the_verdict_did_without_the_history(tmp_path: Path) -> None:
+    """Issue 26.5: with its history unreadable retire-check said WATCH where the history said RETIRE, and the
+    reason ('history not used: ...') went to stderr, which the script threw away: the mail said WATCH, and no why."""
+    damaged = tmp_path / "history.db"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4096)
+    ssdwear = replayed_ssdwear(tmp_path).replace(' "$@"', f' --db {damaged} "$@"')
+    proc, mailed, _ = mail(tmp_path, ssdwear, PYTHONPATH=str(ROOT))
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    added = mailed[len(MESSAGE):]
+    assert "\nKEEP: Samsung SSD 860 EVO 1TB" in added
+    assert f"ssdwear: warning: history not used: history database {damaged} is damaged" in added
+
+
+def test_a_hung_optional_read_leaves_the_verdict_its_time(tmp_path: Path) -> None:
+    """Issue 26.7: every call got the whole budget as its --timeout, so one hung nvme-cli read (Identify
+    Controller, asked of NVMe 1.4 drives for their endurance logs) used it all and the mail got nothing, although
+    smartctl had answered at once. The real ssdwear, a smartctl answering from QEMU's NVMe drive, a hung nvme."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "smartctl").write_text(f"#!/bin/sh\nFAKE_SMARTCTL_DIR={FIXTURES / 'qemu'} exec {sys.executable} "
+                                      f"{FAKE_SMARTCTL} \"$@\"\n")
+    (bin_dir / "nvme").write_text("#!/bin/sh\nexec sleep 300\n")
+    config = tmp_path / "config.yaml"
+    config.write_text("smartd_attrlog: false\n")
+    ssdwear = (f"#!/bin/sh\nexec {sys.executable} -m ssdwear --config {config} --db {tmp_path / 'none.db'} "
+               "\"$@\"\n")
+    for name in ("smartctl", "nvme"):
+        (bin_dir / name).chmod(0o755)
+    proc, mailed, seconds = mail(tmp_path, ssdwear, PYTHONPATH=str(ROOT), SMARTD_DEVICE="/dev/nvme0",
+                                 SMARTD_DEVICETYPE="nvme", SSDWEAR_MAIL_SECONDS="10")
+    assert proc.returncode == 0 and proc.stdout == "" and proc.stderr == ""
+    added = mailed[len(MESSAGE):]
+    assert added.startswith("\n--- ssdwear retire-check /dev/nvme0 -d nvme ---\nKEEP: QEMU NVMe Ctrl"), added
+    assert seconds < 10
 
 
 @pytest.mark.slow  # 2 s: the budget a hung ssdwear is given

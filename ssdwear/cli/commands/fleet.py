@@ -69,7 +69,7 @@ def sample(app: App, devices: tuple[str, ...], device_type: str | None, textfile
     Example (crontab, hourly):
       17 * * * *  root  /usr/local/bin/ssdwear sample
     """
-    with reading(app, devices, device_type, fallback=False) as (session, targets):
+    with reading(app, devices, device_type, fallback=False, lock=True) as (session, targets):
         directory = textfile or session.config.textfile_dir
         settings = _notifying(session, notify)
         if not targets:
@@ -138,7 +138,7 @@ def _write_textfile(session: Session, directory: Path, reports: Sequence[DriveRe
                      "drop --textfile / textfile_dir); the samples are stored")
         return False
     try:
-        write_textfile(directory, exposition(reports, now, groups))
+        write_textfile(directory, exposition(reports, now, groups, session.elapsed()))
     except OSError as exc:
         session.warn(f"textfile not written: {directory}/ssdwear.prom: {exc.strerror or exc}; the samples are stored")
         return False
@@ -212,8 +212,8 @@ def check(app: App, /, devices: tuple[str, ...], device_type: str | None, repres
             volumes = [f"{v.device}: {v.note}" for v in assessed.volumes]
             if not assessed.reports and volumes:  # nothing to judge here: say what the volumes are, as report does
                 code, text = UNKNOWN, f"SSDWEAR UNKNOWN - no drive to judge: {'; '.join(volumes)}"
-            else:
-                code, text = evaluate(assessed.reports, thresholds, volumes)
+            else:  # the run's warnings (history not used, and why) are part of the plugin's answer: stderr is lost
+                code, text = evaluate(assessed.reports, thresholds, volumes, session.warnings)
     except SsdwearError as exc:
         code, text = UNKNOWN, f"SSDWEAR UNKNOWN - {exc}"
     except Exception as exc:  # a plugin must always answer in plugin terms
@@ -317,21 +317,21 @@ def import_(app: App, what: str, place: str | None, fmt: str) -> None:
 
     with reading(app, fallback=False) as (session, targets):
         places = [place] if place else list(session.attrlog_places) or prefixes(session.config.smartd_attrlog)
-        store = session.store(write=True)
-        assert store is not None
+        session.store_wanted()  # no database to store in: said before any drive is read
         if not targets:
             raise no_drives(session)
         outcomes = session.read(targets).outcomes
         drives = [o for o in outcomes if not isinstance(o, SsdwearError)]
-        results = import_logs(store, places, drives, app.clock(), session.config.ratings)
+        results = import_logs(session.writable_store, places, drives, app.clock(), session.config.ratings)
         failed = [o for o in outcomes if isinstance(o, SsdwearError)]
     for bad in failed:
         say(str(bad))
     if fmt == "table":
         for r in results:
             who = " ".join(x for x in (r.where, r.drive.label) if x)
+            unstored = f"; {r.rejected:,} not stored: {r.rejected_why}" if r.rejected else ""
             done = r.message or (f"{r.added:,} of {r.offered:,} hourly readings imported "
-                                 f"({r.offered - r.added:,} already there) from {r.summary}")
+                                 f"({r.present:,} already there{unstored}) from {r.summary}")
             write(f"{who}: {done}")
     else:
         emit_doc(envelope(app, session.origin, **import_doc(places, results)), fmt)

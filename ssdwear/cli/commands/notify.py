@@ -126,7 +126,7 @@ def notify(app: App, dry_run: bool, ack: str | None, until: str | None, fmt: str
     settings = app.settings().notify or NotifySettings()
     if ack is not None:
         sys.exit(_acknowledge(app, settings, ack, until_time(until, now) if until else None, now, fmt, dry_run))
-    with reading(app, fallback=False) as (session, targets):
+    with reading(app, fallback=False, lock=not dry_run) as (session, targets):  # a dry run only reads, as report
         if not dry_run:
             needs_history(session)
             session.store(write=True)  # migrated before the drives are assessed with their history

@@ -16,6 +16,7 @@ from ..app import (
     EXIT_ERROR,
     EXIT_PARTIAL,
     FORMATS,
+    METRIC_FORMATS,
     App,
     Command,
     command,
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
 @click.option("--groups", "groups_wanted", is_flag=True,
               help="Also the redundancy groups the drives belong to (ZFS vdevs, md arrays, LVM raid LVs, btrfs): "
                    "when each loses its redundancy, and whether its drives wear in lockstep. Config: groups: true.")
-@format_option((*FORMATS, "prometheus"))
+@format_option((*FORMATS, *METRIC_FORMATS))
 def report(app: App, devices: tuple[str, ...], device_type: str | None, represents: float | None,
            record: bool, groups_wanted: bool, fmt: str) -> None:
     """Wear used, the measured window, rate and years left.
@@ -62,10 +63,14 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
       ssdwear report /dev/sda --represents 1d --format json
       ssdwear report --groups               and the mirrors and pools they are in
     """
-    if fmt == "prometheus" and app.fallback_replay:
-        raise UsageError("--fallback-replay is refused with --format prometheus: monitoring reads an exposition as "
-                         "this machine's drives, never as recordings (as check and sample --textfile); --replay DIR "
+    if fmt in METRIC_FORMATS and app.fallback_replay:
+        raise UsageError(f"--fallback-replay is refused with --format {fmt}: monitoring reads the metrics as this "
+                         "machine's drives, never as recordings (as check and sample --textfile); --replay DIR "
                          "shows recordings on purpose")
+    drives_only = fmt in ("influx", "otlp")  # they carry drives; the groups are in prometheus, json and yaml
+    if groups_wanted and drives_only:
+        raise UsageError(f"--groups is not in --format {fmt}, which carries the drives only: the redundancy groups "
+                         "are in --format prometheus, json and yaml")
     with reading(app, devices, device_type, represents) as (session, targets):
         if not targets:
             if fmt in ("json", "yaml"):
@@ -76,11 +81,11 @@ def report(app: App, devices: tuple[str, ...], device_type: str | None, represen
         assessed = session.assess(session.read(targets))
         unstored = session.remember(assessed) if record or session.config.record else []
         groups = None
-        if groups_wanted or session.config.groups:
+        if (groups_wanted or session.config.groups) and not drives_only:
             from ssdwear.run.groups import find_groups
 
             groups = find_groups(session, assessed)
-        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups)
+        emit_reports(assessed.reports, fmt, session.origin, app, assessed.volumes, groups, session.elapsed())
         for device, why in unstored:
             say(f"{device}: {why}")
         code = finish(assessed.reports, session, fmt)
@@ -127,7 +132,7 @@ def status(app: App, devices: tuple[str, ...], device_type: str | None, fmt: str
 @click.option("--same-drive", is_flag=True, help="The files are readings of one drive (serials masked): join them "
               "into one series. Otherwise only a serial or WWN joins files.")
 @represents_option
-@format_option((*FORMATS, "prometheus"))
+@format_option((*FORMATS, *METRIC_FORMATS))
 def analyze(app: App, files: tuple[Path, ...], each: bool, same_drive: bool, represents: float | None,
             fmt: str) -> None:
     """Report wear from saved smartctl outputs.

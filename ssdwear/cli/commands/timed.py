@@ -53,7 +53,7 @@ def resetting(app: App, devices: tuple[str, ...], device_type: str | None, all_:
     if not devices and not all_:
         raise UsageError(f"{command} resets drives' timers: name them (ssdwear {command} /dev/sda) or pass --all for "
                          "every eligible drive")
-    with reading(app, devices, device_type, represents, fallback=False) as (session, targets):
+    with reading(app, devices, device_type, represents, fallback=False, lock=True) as (session, targets):
         if not targets:
             raise no_drives(session)
         yield session, targets

@@ -17,7 +17,7 @@ from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, Stored
 from . import columns
 from .columns import from_ms, ms
 from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
-from .migrations import MIGRATIONS
+from .migrations import MIGRATIONS, READ_WITHOUT, _run_script
 
 T = TypeVar("T")
 APPLICATION_ID = 0x53535745  # 'SSWE', in the SQLite header: marks the file as ours
@@ -132,8 +132,7 @@ class Store:
                              "it was left untouched: use another file")
         db.execute("PRAGMA foreign_keys = ON")
         if not write:
-            if not self._up_to_date():
-                raise StoreError(f"{self.path} is not yet in this ssdwear's format; `ssdwear sample` upgrades it")
+            self._read_as_is()
             return
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.execute("PRAGMA journal_mode = WAL")
@@ -163,6 +162,25 @@ class Store:
             if db.in_transaction:
                 db.execute("ROLLBACK")
             raise
+
+    def _read_as_is(self) -> None:
+        """For reading, a file that lacks migrations this ssdwear has is read as it is, where each one it lacks only
+        added columns or tables (READ_WITHOUT: temporary stand-ins, in this connection only, that read as NULL or as
+        nothing); the file itself is not written. Any other file not up to date is a StoreError."""
+        if self._up_to_date():
+            return
+        done = {r[0] for r in self.db.execute("SELECT name FROM ssdwear_migrations")} \
+            if self.db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID and self._has_table(
+                "ssdwear_migrations") else set()
+        missing = [name for name, _ in MIGRATIONS if name not in done]
+        if not done or any(name not in READ_WITHOUT for name in missing):
+            raise StoreError(f"{self.path} is not yet in this ssdwear's format; `ssdwear sample` upgrades it")
+        for name in missing:
+            _run_script(self.db, READ_WITHOUT[name])
+
+    def _has_table(self, name: str) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() \
+            is not None
 
     def _up_to_date(self) -> bool:
         db = self.db
@@ -255,19 +273,19 @@ class Store:
         result: dict[str, str] = self._transaction(write)
         return result
 
-    def import_samples(self, drive: DriveId, samples: Sequence[Sample]) -> int:
+    def import_samples(self, drive: DriveId, samples: Sequence[Sample]) -> tuple[int, dict[str, int]]:
         """Store readings taken elsewhere (smartd's attribute log) in one transaction, each unless the drive has a
         sample at that very millisecond already: importing the same readings twice adds nothing. Returns how many
-        were added. A sample whose values do not fit is skipped (SampleRejected is not raised)."""
-        def write(db: sqlite3.Connection) -> int:
-            added = 0
+        were added, and the samples not stored because their values do not fit, by why (the others are stored)."""
+        def write(db: sqlite3.Connection) -> tuple[int, dict[str, int]]:
+            added, rejected = 0, dict[str, int]()
             for sample in samples:
                 try:
                     added += self._insert(db, drive, sample, None, once=True)
-                except SampleRejected:
-                    continue
-            return added
-        result: int = self._transaction(write)
+                except SampleRejected as exc:
+                    rejected[str(exc)] = rejected.get(str(exc), 0) + 1
+            return added, rejected
+        result: tuple[int, dict[str, int]] = self._transaction(write)
         return result
 
     def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None,

@@ -3,18 +3,22 @@ root's files, read streaming and bounded, every line checked and the bad ones co
 
 from __future__ import annotations
 
+import json
 import os
+import random
 from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
 from support.clock import in_time_zone
+from support.paths import FIXTURES
 
 from ssdwear.host import smartd as logs
 from ssdwear.model.process import is_root
 from ssdwear.model.records import Snapshot
 from ssdwear.smartctl import smartd as fmt
+from ssdwear.smartctl.parse import parse_output
 
 DRIVE = Snapshot(source="/dev/sda", interface="ata", model="Samsung SSD 860 EVO 1TB", serial="S3Z9NB0K000777A")
 NAME = "Samsung_SSD_860_EVO_1TB-S3Z9NB0K000777A.ata.csv"
@@ -31,7 +35,7 @@ def read(path: Path) -> tuple[list[bytes], logs.Stats]:
     fd = logs.open_log(path)
     stats = logs.Stats()
     try:
-        return list(logs.lines(fd, stats)), stats
+        return list(logs.lines(fd, stats, "ata")), stats
     finally:
         os.close(fd)
 
@@ -127,3 +131,74 @@ def test_timestamps_are_read_in_the_hosts_time_zone(berlin: None) -> None:
     assert logs.local_time("2026-07-01 12:00:00") == datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)
     assert logs.local_time("2026-12-01 12:00:00") == datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
     assert logs.local_stamp(datetime(2026, 7, 1, 10, 0, tzinfo=timezone.utc)) == "2026-07-01 12:00:00"
+
+
+def test_a_link_to_a_directory_is_the_directory_with_or_without_its_slash(tmp_path: Path) -> None:
+    """Issue 26.7: `import smartd DIR` where DIR is a link to a directory, without a trailing '/', was taken as a
+    file-name prefix (files named 'DIR...' beside the link): nothing found."""
+    real = tmp_path / "smartmontools"
+    real.mkdir()
+    (real / f"attrlog.{NAME}").write_bytes(GOOD)
+    (tmp_path / "logs").symlink_to(real)
+    for place in (str(tmp_path / "logs"), f"{tmp_path / 'logs'}/"):
+        assert [f.path for f in logs.find(place, DRIVE)] == [tmp_path / "logs" / f"attrlog.{NAME}"]
+        assert logs.listing(place) == [tmp_path / "logs" / f"attrlog.{NAME}"]
+    assert logs.find(str(tmp_path / "logs" / "attrlog."), DRIVE) != []  # a prefix inside it still is one
+
+
+def test_a_control_character_in_the_model_finds_the_log_smartd_named(tmp_path: Path) -> None:
+    """Issue 26.7: smartd writes one '_' for the control byte itself (smartd.cpp, not_allowed_in_filename); ssdwear
+    made '_x1b' of the '\\x1b' the parser shows it as, and never found the log."""
+    document = json.loads((FIXTURES / "smartd" / "smartctl --json=c -x -n standby -d sat _dev_sda.out").read_text())
+    document["model_name"] = "Samsung SSD\u001b860"  # as smartctl's JSON prints an ESC in the drive's string
+    document["serial_number"] = "S3Z9\u0007NB0K"
+    snap = parse_output(json.dumps(document).encode(), "/dev/sda")
+    assert (snap.model, snap.serial) == ("Samsung SSD\\x1b860", "S3Z9\\x07NB0K")  # shown escaped, never raw
+    name = "attrlog.Samsung_SSD_860-S3Z9_NB0K.ata.csv"  # the name smartd gives it
+    (tmp_path / name).write_bytes(GOOD)
+    assert [f.path.name for f in logs.find(str(tmp_path / "attrlog."), snap)] == [name]
+
+
+PIECES = [b"", b"x", GOOD.rstrip(b"\n"), b"2026-11-30 08:00:00;", b"2026-02-31 08:00:00;\t9;1;1;", b"garbage",
+          b"2026-11-30 08:00:00;\t9;98;1:2;", b"2026-11-30 08:00:00;\t9;98;12000", b"\x1b[2J", b"a" * 16_385,
+          b"2026-11-30 08:00:00;" + b"\t1;100;0;" * 255, b"2026-11-30 08:00:00;" + b"\t1;100;0;" * 256, b"b" * 40_000,
+          b"2026-11-30 24:00:00;\t9;98;12000;", b"2026-11-30 08:00:00;\tpower-on-hours;1;"]
+
+
+def line_by_line(data: bytes) -> tuple[list[bytes], dict[str, int]]:
+    """What reading the log line by line gives (the rule as written, one line at a time)."""
+    *whole, last = data.split(b"\n")
+    kept, why = [], []
+    for raw in whole:
+        if len(raw) > fmt.MAX_LINE_BYTES:
+            why.append("a line longer than smartd writes")
+        elif not raw:
+            why.append("an empty line")
+        elif not fmt.LINE_FORMS["ata"].fullmatch(raw) or raw.count(b"\t") > 255:
+            why.append("not in smartd's format")
+        elif (problem := fmt.stamp_problem(raw[:fmt.STAMP_LENGTH].decode())) is not None:
+            why.append(problem)
+        else:
+            kept.append(raw)
+    if last:
+        why.append("a line longer than smartd writes" if len(last) > fmt.MAX_LINE_BYTES else
+                   "the last line is cut off (no line end)")
+    return kept, {w: why.count(w) for w in set(why)}
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_log_searched_a_chunk_at_a_time_reads_as_line_by_line(tmp_path: Path, seed: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26.7: 64 MiB of junk lines cost a check 20-30 s, a Python iteration per line; the chunks are now
+    searched whole. Whatever the chunk size, the lines kept and the skipped ones counted by why are those of
+    reading line by line."""
+    rng = random.Random(seed)
+    data = b"\n".join(rng.choice(PIECES) for _ in range(rng.randint(0, 30))) + rng.choice([b"", b"\n", b"\n\n"])
+    path = tmp_path / NAME
+    path.write_bytes(data)
+    want = line_by_line(data)
+    for chunk in (7, 64, 4096, 1 << 20):
+        monkeypatch.setattr(logs, "CHUNK_BYTES", chunk)
+        got, stats = read(path)
+        assert (got, stats.reasons) == want, chunk
+        assert stats.lines == len(got) and stats.bad == sum(want[1].values())

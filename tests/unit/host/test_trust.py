@@ -274,7 +274,7 @@ def _history(folder: Path) -> Path:
     for _ in range(3):
         result = sample(db)
         assert result.exit_code == 0, result.stderr
-    assert sorted(p.name for p in folder.iterdir()) == ["h.db"]
+    assert sorted(p.name for p in folder.iterdir()) == ["h.db", "h.db.lock", "h.db.resetting"]  # and its locks
     return db
 
 

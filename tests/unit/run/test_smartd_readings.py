@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 from support.clock import in_time_zone
@@ -155,9 +157,55 @@ def test_an_scsi_log_says_why_it_gives_no_readings(tmp_path: Path) -> None:
 def test_a_ten_year_log_is_read_within_the_bounds(tmp_path: Path, live: Snapshot) -> None:
     """175,200 lines (ten years at smartd's 30 minutes): the window's lines assessed stay bounded."""
     start = NOW - timedelta(days=3650)
-    text = "".join(line(start + timedelta(minutes=30 * k), 12_132 - 87_600 + k * 0.5 + 0.4) for k in range(175_200))
+    old = replace(live, power_on_hours=90_000.0, attributes={**live.attributes, 9: replace(
+        live.attributes[9], raw=90_000, raw_string="90000")})  # as old as the log: always on for ten years
+    text = "".join(line(start + timedelta(minutes=30 * k), 90_000 - 87_600 + k * 0.5 + 0.4) for k in range(175_200))
     write(tmp_path, text)
     began = time.perf_counter()
-    log, _ = logged(tmp_path, live)
+    log, _ = logged(tmp_path, old)
     assert log is not None and log.lines == 175_200 and len(log.samples) <= WINDOW_LIMIT[1]
     assert time.perf_counter() - began < 10  # generous for a shared CI machine; bench/smartd.py measures it
+
+
+def zoned(points: Sequence[tuple[datetime, float]], zone: str, utc_until: datetime | None = None) -> str:
+    """The lines as smartd writes them on a host in `zone`: UTC stamps (smartd 7.0 and older) up to `utc_until`,
+    local stamps after (smartd 7.1 and later)."""
+    local = ZoneInfo(zone)
+    return "".join(line(at if utc_until is not None and at <= utc_until else at.astimezone(local), poh)
+                   for at, poh in points)
+
+
+def when_written(log: readings.LogReadings, points: Sequence[tuple[datetime, float]]) -> list[tuple[datetime, ...]]:
+    """(as read, as written) for each reading; on an always-on drive with one line an hour its hours name its line."""
+    written = {int(poh): at for at, poh in points}
+    return [(s.at, written[int(s.power_on_hours or 0)]) for s in log.samples]
+
+
+def test_a_log_of_smartd_7_0_or_older_is_read_in_utc(tmp_path: Path, live: Snapshot) -> None:
+    """Issue 26.8: smartd 7.0 and older wrote UTC (gmtime), local time only since 7.1 (e9d93a4be): on a host in
+    Tokyo every line was read nine hours early. The machine's smartmontools (the smartctl that read the drive) says
+    which smartd wrote the log."""
+    points = always_on(start_poh=12_132 - 719.0)
+    with in_time_zone("Asia/Tokyo"):
+        write(tmp_path, zoned(points, "Asia/Tokyo", utc_until=NOW))
+        log, _ = readings.drive_log([str(tmp_path / "attrlog.")], replace(live, smartctl_version="7.0"), SINCE, NOW)
+    assert log is not None and len(log.samples) > 100
+    assert all(read == written for read, written in when_written(log, points))
+    assert any("timestamps read as UTC: smartd 7.0 and older write UTC" in n for n in log.notes)
+    assert log.first == points[0][0] and log.last == points[-1][0]
+
+
+@pytest.mark.parametrize("upgraded", [timedelta(days=10), timedelta(0)])
+def test_the_utc_lines_of_an_upgraded_smartd_fit_their_power_on_hours_only_as_utc(
+        tmp_path: Path, live: Snapshot, upgraded: timedelta) -> None:
+    """A log kept since smartd 7.0, read with 7.3 installed: its older lines are UTC, which in New York put them
+    five hours after the lines that follow (and the newest, where smartd was not restarted yet, after now). Read as
+    UTC they fit their power-on hours: those lines are UTC, and every line before them."""
+    points = always_on(start_poh=12_132 - 719.0)
+    with in_time_zone("America/New_York"):
+        write(tmp_path, zoned(points, "America/New_York", utc_until=NOW - upgraded))
+        log, _ = logged(tmp_path, live)
+    assert log is not None and len(log.samples) > 100
+    assert all(read == written for read, written in when_written(log, points))
+    assert any("read as UTC: they fit their power-on hours only so" in n for n in log.notes)
+    assert not any("the clock was ahead" in n for n in log.notes)

@@ -116,3 +116,45 @@ def test_the_real_smartd_73_wrote_what_the_parser_reads() -> None:
             line = fmt.parse_line(raw, "ata")
             assert isinstance(line, fmt.Line), (path.name, raw)
             assert 9 in {i for i, _, _ in line.ata}
+
+
+def in_order(hours: list[float]) -> tuple[list[float], list[float]]:
+    order: fmt.InOrder[float] = fmt.InOrder()
+    kept = [h for x in hours for h in order.offer(x, x)]
+    return kept + order.close(), order.dropped
+
+
+def test_power_on_hours_that_leave_their_order_and_come_back_are_dropped() -> None:
+    """Issue 26.2: down and back up (0 h between lines of 12,000 h), up and back down (a run of 50,000 h); a drive
+    replaced (down, never back) is a break and is kept, as are hours that stay put for a while."""
+    assert in_order([12_000, 12_001, 0, 0, 0, 12_002, 12_003]) == ([12_000, 12_001, 12_002, 12_003], [0, 0, 0])
+    assert in_order([12_000, 50_000, 50_000, 12_001, 12_001]) == ([12_000, 12_001, 12_001], [50_000, 50_000])
+    assert in_order([30_000, 30_001, 100, 101, 102]) == ([30_000, 30_001, 100, 101, 102], [])
+    assert in_order([100, 100, 100, 101, 101]) == ([100, 100, 100, 101, 101], [])
+    # at the end of a log the drive's reading now is the last word: offered, it drops a glitch before it
+    assert in_order([12_000, 12_001, 0, 0, 12_132]) == ([12_000, 12_001, 12_132], [0, 0])
+    long_run: list[float] = [12_000, *[0] * (fmt.GLITCH_LINES + 1), 12_001]  # longer than a glitch: a break, kept
+    assert in_order(long_run)[1] == []
+
+
+def test_power_on_hours_no_drive_can_have_are_the_live_parsers_rule() -> None:
+    assert fmt.hours_problem(12_000) is None and fmt.hours_problem(0) is None
+    for hours in (0xFFFFFFFFFFFF, 18_000_000, 9_000_000, -1):
+        assert fmt.hours_problem(hours) == "power-on hours no drive can have"
+
+
+def test_which_smartd_wrote_utc() -> None:
+    """smartd's attribute logs: UTC up to 7.0, local time from 7.1 (e9d93a4be); an unknown release: not known."""
+    assert [fmt.stamps_in_utc(v) for v in ("5.40", "6.6", "7.0", "7.1", "7.3", "7.5", "10.0")] == \
+        [True, True, True, False, False, False, False]
+    assert [fmt.stamps_in_utc(v) for v in (None, "pre-7.1", "pre-7.5", "7")] == [None] * 4
+
+
+def test_a_control_character_is_one_underscore_as_smartd_writes_it() -> None:
+    """smartd replaces the byte itself; the parser shows it as '\\x1b' (and a literal backslash is not escaped, so
+    that text may be the drive's own: both names are candidates, the contents decide)."""
+    assert fmt.name_parts("Samsung\\x1bSSD") == ["Samsung_SSD", "Samsung_x1bSSD"]
+    assert fmt.name_parts("A\\u2028B") == ["A___B", "A_u2028B"]  # a character of 3 UTF-8 bytes
+    assert fmt.name_parts("WDC WDS500G2B0A") == ["WDC_WDS500G2B0A"]
+    ata = Snapshot(source="x", interface="ata", model="M\\x1b1", serial="S")
+    assert fmt.stems(ata) == ["M_1-S.ata.csv", "M_x1b1-S.ata.csv"]
