@@ -20,7 +20,7 @@ from ssdwear.drives.indicators import UsedReading, disagreement
 from ssdwear.drives.named import temperature_attribute
 from ssdwear.drives.naming import family_named
 from ssdwear.drives.ratings import Rating, find_rating
-from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
+from ssdwear.drives.timed import LIFETIME_SOURCES, trio
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
     Attribute,
@@ -235,6 +235,7 @@ def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapsho
     far a drive's future rate strays from its past one), and the trend against the lifetime average."""
     window = timed.window
     assert window.minutes and window.wear_steps is not None
+    e2n, _, e4n = trio(snap).labels
     rate = wear.timed_workload_rate(window.wear_steps, window.minutes, window.represents_minutes)
     stands = ""
     if window.represents_minutes:
@@ -255,19 +256,24 @@ def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapsho
         found = wear.trend(rate, wear.Rate(lifetime.percent_per_year, lifetime.percent_per_year_low or 0.0,
                                            lifetime.percent_per_year_high or 0.0), used.percent)
     return wear.rate_projection(rate, used.percent if used else None, "timed-workload",
-                        f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} power-on minutes{stands}",
+                        f"{e2n} = {window.wear_steps} (1/1024 %) in {e4n} = {window.minutes:,.0f} power-on minutes"
+                        f"{stands}",
                         level, rates, found, wear_class)
 
 
-def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedReading | None, list[str]]:
-    """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
-    whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
-    if chosen is None or e2h is None or chosen.at_least:
+def sharpen(chosen: UsedReading | None, readings: Sequence[UsedReading]) -> tuple[UsedReading | None, list[str]]:
+    """A finer reading of the same wear (UsedReading.finer: E2h of a timer never reset, in 1/1024 % steps; SanDisk's
+    178 life left in 0.01 % steps) that agrees with the chosen whole-percent indicator (within that indicator's step)
+    is the sharper reading of it: the finest such one."""
+    if chosen is None or chosen.at_least:
         return chosen, []
-    if wear.same_wear(e2h.percent, chosen.percent, chosen.step):
-        return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
-                     f"{chosen.percent:g} %)"]
-    return chosen, []
+    finer = sorted((r for r in readings if r.finer and r.step < chosen.step and not r.at_least
+                    and wear.same_wear(r.percent, chosen.percent, chosen.step)), key=lambda r: r.step)
+    if not finer:
+        return chosen, []
+    sharp = finer[0]
+    return sharp, [f"lifetime wear sharpened by {sharp.finer}: {sharp.percent:.3f} % ({chosen.detail} says "
+                   f"{chosen.percent:g} %)"]
 
 
 @dataclass
@@ -304,8 +310,8 @@ def _look(snap: Snapshot, ctx: Context) -> _Look:
         if timed.lifetime is not None:
             readings.append(timed.lifetime)
             chosen, disagree = choose_used(readings)
-            chosen, sharpened = sharpen(chosen, timed.lifetime)
-            notes.extend(sharpened)
+    chosen, sharpened = sharpen(chosen, readings)
+    notes.extend(sharpened)
     warnings.extend(disagree)
     warnings.extend(_reading_warnings(snap, ctx))
     notes.extend(_coverage_notes(snap, kind, chosen, readings))
@@ -383,7 +389,7 @@ def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: l
     found = finer_counters(snap, notes, warnings)
     wear, contradicted = reading_wear(found, chosen)
     warnings.extend(contradicted)
-    if wear is not None and wear.source != E2H_LIFETIME_SOURCE:
+    if wear is not None and wear.source not in LIFETIME_SOURCES:
         found.sort(key=lambda c: c.source != wear.source)  # the counter the fine indicator rests on first
     return found, wear
 

@@ -26,7 +26,7 @@ from itertools import pairwise
 from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
-from ssdwear.drives.timed import E2H_LIFETIME_SOURCE
+from ssdwear.drives.timed import E2H_LIFETIME_SOURCE, LIFETIME_SOURCES
 from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window, WindowState
 from ssdwear.model.units import hours_text, time_text
 from ssdwear.wear import fine
@@ -88,7 +88,7 @@ def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float
     its indicator, never going back, times its wear per unit (the drive's rating, else every reading's step
     intersected: wear/fine.py); None where it has none, or the indicator still reads 0 (no lower bound)."""
     wear_counter = next((c for c in latest.counters if c.kind in WEAR_KINDS), None)
-    if wear_counter is None or len(same) < 2 or latest.used_source == E2H_LIFETIME_SOURCE:  # E2h: the gold standard
+    if wear_counter is None or len(same) < 2 or latest.used_source in LIFETIME_SOURCES:  # E2h: the gold standard
         return None
     ordered = sorted(same, key=lambda r: r.power_on_hours or 0.0)
     counts = [r.counter for r in ordered if r.counter_source == wear_counter.source and r.counter is not None]
@@ -136,7 +136,8 @@ def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter 
         e2h = wear.finer_readings([wear.Point(r.power_on_hours or 0.0, r.used_percent or 0.0, step, r.fine_percent,
                                               r.host_bytes_written) for r in same])
         if e2h is not None:
-            return _Counter(E2H_LIFETIME_SOURCE, e2h, wear.FINE_STEP, finer=True)
+            lifetime = source if source in LIFETIME_SOURCES else E2H_LIFETIME_SOURCE  # (the family's E2h)
+            return _Counter(lifetime, e2h, wear.FINE_STEP, finer=True)
         counted = _fine_counter(same, latest, step)
         if counted is not None:
             return counted

@@ -12,7 +12,7 @@ from ssdwear.model.records import DEVSTAT_PERCENT_USED, E2H_STEPS_PER_PERCENT, A
 
 from .families import FAMILIES, family_of
 from .named import NAMED_REMAINING
-from .timed import E2H_LIFETIME_SOURCE
+from .timed import LIFETIME_SOURCES
 
 # A rated erase count outside this range is no rating (P/E counts of NAND run from a few hundred to 100,000): no
 # NAND is rated for fewer than its low end, so a drive whose blocks average fewer erase cycles is not worn out.
@@ -41,7 +41,7 @@ def indicator_saturated(source: str | None, percent: float | None) -> bool:
 def indicator_step(source: str | None) -> float:
     """The resolution, in percent, of the wear indicator named `source` (a stored sample's used_source): 1 %
     unless the table says otherwise."""
-    if source == E2H_LIFETIME_SOURCE:
+    if source in LIFETIME_SOURCES:
         return 1 / E2H_STEPS_PER_PERCENT
     remaining = next((r.step for r in _remaining_everywhere() if r.source == source), None)
     return remaining or next((1 / w.divisor for p in FAMILIES for w in p.wear if w.source == source), 1.0)
@@ -73,6 +73,9 @@ class UsedReading:
     detail: str  # what was read, for the user (e.g. 'attribute 233 normalized 090')
     trust: int
     step: float = 1.0  # resolution: the indicator moves in steps of this many percent
+    # A finer reading of the same wear as the whole-percent indicators (E2h of a timer never reset, SanDisk's 178 in
+    # 0.01 % steps), named: where it agrees with the chosen one, it sharpens it (assess/report.py sharpen).
+    finer: str | None = None
 
 
 def used_at(wear: WearAttribute, value: int) -> float:
@@ -125,7 +128,8 @@ def _raw_remaining(attr: Attribute, entry: RawRemaining) -> UsedReading | None:
         return None
     used = 100 - attr.raw * entry.step
     return UsedReading(entry.source, float(used) if entry.step == 1 else round(used, 6), attr.raw == 0,
-                       f"attribute {attr.id} {attr.name} raw {attr.raw}", TRUST_VENDOR, step=entry.step)
+                       f"attribute {attr.id} {attr.name} raw {attr.raw}", TRUST_VENDOR, step=entry.step,
+                       finer=f"attribute {attr.id}" if entry.step < 1 else None)
 
 
 def _smi_erase_counts(snap: Snapshot) -> UsedReading | None:

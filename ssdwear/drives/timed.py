@@ -29,20 +29,29 @@ def log_entries(page: bytes) -> dict[int, int]:
     return entries
 
 
+# E2h, E3h, E4h by their Intel numbers (226-228, keys E2h-E4h of log 0xCA), whatever IDs a family keeps them under.
+ROLES = (226, 227, 228)
+
+
 def _timed_values(snap: Snapshot, timed: TimedWorkload) -> dict[int, int | None] | None:
-    """E2h, E3h, E4h raw values by ID, or None when the drive does not show all three."""
+    """E2h, E3h, E4h raw values by role (ROLES), or None when the drive does not show all three."""
     if timed.log_page is not None:
         page = snap.nvme_logs.get(timed.log_page)
         entries = log_entries(page) if page else {}
         if snap.interface != "nvme" or not all(i in entries for i in timed.ids):
             return None  # another vendor's page 0xCA, a failed read, or none
-        return {i: entries[i] for i in timed.ids}
+        return {role: entries[i] for role, i in zip(ROLES, timed.ids, strict=True)}
     if snap.interface != "ata":
         return None
-    attrs = {i: snap.attr(i) for i in timed.ids}
+    attrs = {role: snap.attr(i) for role, i in zip(ROLES, timed.ids, strict=True)}
     if any(a is None or a.name == "Intel_Internal" for a in attrs.values()):
         return None
-    return {i: a.raw if a is not None else None for i, a in attrs.items()}
+    return {role: a.raw if a is not None else None for role, a in attrs.items()}
+
+
+def trio(snap: Snapshot) -> TimedWorkload:
+    """The timed workload of this drive's row (its IDs and names); Intel's where the row has none."""
+    return family_of(snap).timed or TimedWorkload()
 
 
 def documented_reset(snap: Snapshot) -> Reset | None:
@@ -61,7 +70,8 @@ def has_timed_workload(snap: Snapshot) -> bool:
 
 
 def timed_raw(snap: Snapshot, attr_id: int) -> int | None:
-    """Raw value of E2h/E3h/E4h (226/227/228) on a drive that carries the timed workload; None on every other."""
+    """Raw value of E2h/E3h/E4h (by Intel's numbers, 226/227/228: ROLES) on a drive that carries the timed workload;
+    None on every other."""
     timed = family_of(snap).timed
     values = _timed_values(snap, timed) if timed is not None else None
     return None if values is None else values.get(attr_id)
@@ -115,8 +125,10 @@ def _nvme_reset_refusal(snap: Snapshot, what: str) -> str | None:
     return None
 
 
-# E2h of a timer never reset: the drive's whole life in 1/1024 % steps (assess/timed_window.py makes this reading).
+# E2h of a timer never reset: the drive's whole life in 1/1024 % steps (assess/timed_window.py makes this reading);
+# every family's, by the used_source its row gives it.
 E2H_LIFETIME_SOURCE = "intel_e2h_since_manufacture"
+LIFETIME_SOURCES = frozenset({E2H_LIFETIME_SOURCE, *(r.timed.lifetime_source for r in FAMILIES if r.timed)})
 
 
 def never_reset_slack(poh_minutes: float) -> float:

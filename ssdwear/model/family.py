@@ -94,10 +94,13 @@ class TimedWorkload:
 
     On SATA drives they are SMART attributes 226-228, reset with `smartctl -t vendor,0x40`; on Intel/Solidigm
     data-centre NVMe drives they are the entries with keys E2h-E4h of vendor log page 0xCA (`log_page`), reset
-    with Set Features 0xD5, value 1 (nvme-cli). The keys are the same numbers as the attribute IDs.
+    with Set Features 0xD5, value 1 (nvme-cli). The keys are the same numbers as the attribute IDs. Another family
+    may keep the same trio under other IDs (Samsung's data-centre SATA drives: 245-247, `ids`), said by `labels`.
     """
 
-    ids: tuple[int, int, int] = (226, 227, 228)
+    ids: tuple[int, int, int] = (226, 227, 228)  # the attributes (or log keys) of E2h, E3h and E4h, in that order
+    labels: tuple[str, str, str] = ("E2h", "E3h", "E4h")  # how the trio is named in what ssdwear says
+    lifetime_source: str = "intel_e2h_since_manufacture"  # the used_source of E2h read as the drive's whole life
     log_page: int | None = None  # NVMe: the vendor log page that carries them
     # The drives whose reset is documented (any other member of the family is refused, unless forced) and how.
     resets: tuple[Reset, ...] = ()
