@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ssdwear.drives.timed import timed_value
+from ssdwear.drives.timed import timed_value, trio
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import DriveId, Snapshot, WindowState, location
 from ssdwear.smartctl.calls import Outcome
@@ -25,6 +25,7 @@ class StatusRow:
     timed: bool = False  # the drive carries Intel's timed-workload attributes
     counting: bool = False  # E4h has left 65535 and counts minutes
     e4h_minutes: int | None = None
+    timer: str = "E4h"  # the timer, as the drive's family names it, short (Samsung's data-centre drives: 247)
     reset_at: datetime | None = None  # ssdwear's own last reset of this drive
     since_reset_minutes: float | None = None
     state: WindowState | None = None  # the window's, as report judged it; None: no window on this drive
@@ -71,7 +72,8 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     unrecorded = "" if reset is not None or window.state is WindowState.HELD else "no reset by ssdwear recorded"
     reason = "; ".join(x for x in (window.reason, unrecorded) if x) or None
     return StatusRow(**common, timed=True, counting=e4 is not None, e4h_minutes=e4,  # type: ignore[arg-type]
-                     state=window.state, reason=reason, kind=window.kind)
+                     timer=trio(snap).labels[2].removeprefix("attribute "), state=window.state, reason=reason,
+                     kind=window.kind)
 
 
 def status_rows(outcomes: Sequence[Outcome], context: Callable[[Snapshot], Context]) -> list[StatusRow]:

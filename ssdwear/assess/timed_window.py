@@ -64,8 +64,8 @@ def timed_window(snap: Snapshot, used: UsedReading | None, ctx: Context) -> Time
         return untrusted("the output was cut off (see the notes), so the last attribute rows cannot be trusted; "
                          "read the drive again or save its complete smartctl -x output")
     if e4 in TIMER_SENTINELS or e2 in TIMER_SENTINELS:
-        return pending(WindowState.NOT_YET if ctx.reset is not None else WindowState.HELD, _sentinel_reason(ctx, t),
-                       None)
+        state = WindowState.NOT_YET if ctx.reset is not None else WindowState.HELD
+        return pending(state, _sentinel_reason(ctx, t, snap), None)
     if e4 < VALID_AFTER_MINUTES:
         left = VALID_AFTER_MINUTES - e4
         return pending(WindowState.NOT_YET, f"{e4} of {VALID_AFTER_MINUTES} power-on minutes; {_when_valid(ctx, e4)}",
@@ -192,16 +192,24 @@ def _reset_by_someone_else(ctx: Context, t: TimedWorkload, e4: int) -> list[str]
     return []
 
 
-def _sentinel_reason(ctx: Context, t: TimedWorkload) -> str:
+def _sentinel_reason(ctx: Context, t: TimedWorkload, snap: Snapshot) -> str:
     """Why E2h-E4h at 65535 give no window (after its state's words). Only a reset ssdwear recorded is said to have
-    happened: drives seen at tens of thousands of power-on hours show 65535 with no reset anyone knows of."""
-    trio = f"{t.labels[0]}-{t.labels[2]}"
+    happened: drives seen at tens of thousands of power-on hours show 65535 with no reset anyone knows of. A drive
+    whose reset is not documented is never sent one: `start` gives it a counter window."""
+    trio = t.span
     held = (f"the drive holds {trio} at 65535 until its workload timer has run {VALID_AFTER_MINUTES} power-on "
             "minutes after a reset")
     if ctx.reset is not None:
         return f"{held}; {_when_valid(ctx, 0)}"
     return (f"{trio} read 65535, so the counters hold no measurement ({held}; ssdwear has no record "
-            "of resetting this drive, so when it will be valid is not known; `ssdwear start` begins a window)")
+            f"of resetting this drive, so when it will be valid is not known; {_how_to_start(snap)})")
+
+
+def _how_to_start(snap: Snapshot) -> str:
+    if drive_timed.documented_reset(snap) is not None:
+        return "`ssdwear start` begins a window"
+    return ("no reset is documented for this drive, so ssdwear sends it none: `ssdwear start` begins a counter window "
+            "instead, where the drive has a finer counter")
 
 
 def _when_valid(ctx: Context, minutes_so_far: int) -> str:

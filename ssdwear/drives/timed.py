@@ -107,11 +107,12 @@ def reset_refusal(snap: Snapshot) -> str | None:
     if row.timed is None:
         family = f" (smartctl's drive database: {snap.model_family})" if snap.model_family else ""
         return f"{what} is not an Intel/Solidigm SSD{family}; vendor subcommands are undefined on other drives"
+    ids = f"{row.timed.ids[0]}-{row.timed.ids[2]}"
     if not has_timed_workload(snap):
-        return f"{what} does not report the timed-workload attributes 226-228"
+        return f"{what} does not report the timed-workload attributes {ids}"
     if documented_reset(snap) is None:
         firmware = f" on firmware {snap.firmware}" if snap.firmware else ""
-        return (f"{what}{firmware} has attributes 226-228, but the reset is not documented for it (only for "
+        return (f"{what}{firmware} has attributes {ids}, but the reset is not documented for it (only for "
                 f"{documented('ata')})")
     return None
 

@@ -8,7 +8,7 @@ the real outputs in fixtures/corpus (values read by hand in its MANIFEST.md).
 
 from __future__ import annotations
 
-from ssdwear.model.family import Counter, Family, FineCounter, WearAttribute
+from ssdwear.model.family import Counter, Family, FineCounter, TimedWorkload, WearAttribute
 
 from .named import AVERAGE_ERASE_173
 
@@ -20,14 +20,39 @@ WD_SATA = "WD Blue / Red / Green SATA"
 _PAGES = FineCounter("nand_pages_written", "media", (247, 248),
                      r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
 
+# Samsung 177 Wear_Leveling_Count: normalized = life remaining; raw = average erase cycles (drivedb.h "Samsung based
+# SSDs", line 2256, keeps smartctl's default name), on every Samsung SSD.
+SAMSUNG_177 = WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count")
+SAMSUNG_ERASES = FineCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle",
+                             any_name=True)
+# Samsung's data-centre SATA drives of that entry (its model expressions, line by line: PM863, PM863a, SM863(a),
+# PM883, PM893/897 and HPE's PM893): the attributes its comments tag "PM863, PM893". 251 NAND_Writes counts
+# 512-byte sectors written to the flash (beside 241 Total_LBAs_Written: the corpus PM863a, PM883, SM863 and PM893
+# then write 1.94, 1.82, 2.22 and 1.52 NAND bytes per host byte); 245-247 Timed_Workld_Media_Wear /
+# Timed_Workld_RdWr_Ratio / Timed_Workld_Timer carry Intel's E2h-E4h names and are read as Intel's are (1/1024 %,
+# percent, minutes), never reset: no Samsung document gives the reset, so ssdwear sends none (every output in the
+# corpus holds them at 65535). The 883 DCT and SM883 (same entry) are left out: no output of theirs was at hand.
+SAMSUNG_DC_MODEL = (r"SAMSUNG MZ7LM(120|240|480|960|1T9|3T8)HC(JM|HP|GR|FD)-.*|"
+                    r"(SAMSUNG )?MZ7LM(240|480|960|1T9|3T8)HM(JP|HQ|LP)(-.*|0D3)|"
+                    r"(SAMSUNG )?MZ7KM(120|240|480|960|1T9)H[AM](FD|GR|H[PQ]|J[MP])(-.*|0D3)|"
+                    r"SAMSUNG MZ7LH(240|480|960|1T9|3T8|7T6)H[AM](HQ|JR|LT|LA)-.*|"
+                    r"SAMSUNG MZ7L3(240|480|960|1T9|3T8|7T6)H(B[LN][AT]|CHQ|CJR)-.*|"
+                    r"MK000(240|480|960)G(WCEV|ZXR[AB])")
+SAMSUNG_TIMED = TimedWorkload(ids=(245, 246, 247), labels=("attribute 245", "attribute 246", "attribute 247"),
+                              span="attributes 245-247", lifetime_source="samsung_245_since_manufacture")
+
 FAMILIES: tuple[Family, ...] = (
-    # Samsung 177 Wear_Leveling_Count: normalized = life remaining; raw = average erase cycles (drivedb.h "Samsung
-    # based SSDs", line 2256, keeps smartctl's default name), on every Samsung SSD.
+    Family("Samsung data-centre SATA (PM863/PM863a/SM863/PM883/PM893)",
+           f"{DRIVEDB} 'Samsung based SSDs', line 2256 (its PM863, PM863a, SM863(a), PM883, PM893/897 and HPE "
+           "models; the attributes tagged 'PM863, PM893'); corpus MZ7LM240HMHQ, MZ7KM480HMHQ, MZ7LH960HAJR, "
+           "MZ7L3240HCHQ",
+           model=SAMSUNG_DC_MODEL, family=r"Samsung based SSDs", wear=(SAMSUNG_177,), fine=(SAMSUNG_ERASES,),
+           nand_written=(Counter(251, 512, "512 B"),), timed=SAMSUNG_TIMED,
+           names={243: "SATA_Downshift_Ct", 244: "Thermal_Throttle_St", 245: "Timed_Workld_Media_Wear",
+                  246: "Timed_Workld_RdWr_Ratio", 247: "Timed_Workld_Timer", 251: "NAND_Writes"},
+           names_from="drivedb.h 'Samsung based SSDs'"),
     Family("Samsung", f"{DRIVEDB} 'Samsung based SSDs', line 2256", model=r"(?i).*samsung.*|MZ[0-9A-Z]{2}.*",
-           family_alone=r"(?s).*Samsung.*",
-           wear=(WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count"),),
-           fine=(FineCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle",
-                             any_name=True),)),
+           family_alone=r"(?s).*Samsung.*", wear=(SAMSUNG_177,), fine=(SAMSUNG_ERASES,)),
     # Crucial/Micron 202 Percent_Lifetime_Remain; 246 = Total_LBAs_Written (unnamed on some 5200 firmwares); 247/248
     # program pages and 173 average block erases (drivedb.h "Crucial/Micron Client SSDs", line 534, and "Micron 5100 /
     # 52x0 / 5300 / 5400 SSDs", line 812).

@@ -100,6 +100,7 @@ class TimedWorkload:
 
     ids: tuple[int, int, int] = (226, 227, 228)  # the attributes (or log keys) of E2h, E3h and E4h, in that order
     labels: tuple[str, str, str] = ("E2h", "E3h", "E4h")  # how the trio is named in what ssdwear says
+    span: str = "E2h-E4h"  # the three together
     lifetime_source: str = "intel_e2h_since_manufacture"  # the used_source of E2h read as the drive's whole life
     log_page: int | None = None  # NVMe: the vendor log page that carries them
     # The drives whose reset is documented (any other member of the family is refused, unless forced) and how.

@@ -54,7 +54,7 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
             parts += labelled("counter window", f"{row.counter}, {since}, {valid}", columns)
             parts += labelled("our baseline", time_text(row.reset_at) if row.reset_at else "-", columns)
         else:
-            parts += labelled("E4h window", f"{window}, {valid}", columns)
+            parts += labelled(f"{row.timer} window", f"{window}, {valid}", columns)
             parts += labelled("our reset", since if row.reset_at is None else
                               f"{time_text(row.reset_at)}, {since} ago", columns)
         if row.reason:

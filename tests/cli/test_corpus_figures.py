@@ -11,6 +11,30 @@ from tools.corpus_figures import COLUMNS, TABLE, figures, read_table
 CHANGES: dict[tuple[str, str], tuple[str, str, str]] = {}
 
 
+def changed(why: str, files: dict[str, dict[str, tuple[str, str]]]) -> None:
+    """Changes made on purpose, for one reason: {file: {column: (before, after)}}."""
+    for name, columns in files.items():
+        for column, (before, after) in columns.items():
+            assert (name, column) not in CHANGES, (name, column)
+            CHANGES[name, column] = (before, after, why)
+
+
+def _samsung_dc(wa: str, nand: str) -> dict[str, tuple[str, str]]:
+    return {"write_amplification": ("-", wa), "nand_bytes_written": ("-", nand),
+            "counter": ("average_erase_count", "nand_bytes_written"),
+            "fine_source": ("average_erase_count", "nand_bytes_written"),
+            "window": ("-", "timed-workload:not valid")}
+
+
+changed("issue 27.6: Samsung's data-centre SATA row reads 251 NAND_Writes (512-byte sectors: the write amplification, "
+        "and the NAND bytes as the finest wear counter) and 245-247 as Intel's timed workload (held at 65535: a "
+        "window not valid)", {
+            "linuxhw-EnterpriseDrive__samsung-mz7lm240hmhq-00005__1.txt": _samsung_dc("1.94", "1375153204363264"),
+            "linuxhw-EnterpriseDrive__samsung-mz7lh960hajr-00005__1.txt": _samsung_dc("1.82", "150128877207552"),
+            "linuxhw-EnterpriseDrive__samsung-mz7km480hmhq-00005__1.txt": _samsung_dc("2.22", "1935748409065472"),
+            "smartctl_exporter__samsung-mz7l3240hchq-00a07__1.json": _samsung_dc("1.52", "508833595392")})
+
+
 def test_every_corpus_file_reports_the_figures_it_reported_before_the_family_table() -> None:
     before = {row["file"]: row for row in read_table(TABLE.read_text(encoding="utf-8"))}
     now = {row["file"]: row for row in figures()}

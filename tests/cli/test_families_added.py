@@ -1,0 +1,102 @@
+"""The counters of the drive families issue 27 added (items 6-8), each a row of the drive table with its drivedb.h
+entry cited, read from a real output of fixtures/corpus where one exists, else from an edited one
+(fixtures/edited/families, made by tools/make_edited.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.cli import ssdwear_cli
+from support.clock import T0
+from support.edited import EDITED, analyze, edited_machine
+from support.paths import CORPUS
+
+from ssdwear.cli.app import App
+from ssdwear.smartctl.replay import ReplayRunner
+
+FAMILIES = EDITED / "families"
+
+
+def _one(path: Path) -> dict[str, Any]:
+    (drive,) = analyze(path)
+    return drive
+
+
+# ------------------------------------------------------------------------------------------------
+# Samsung data-centre SATA: 251 NAND_Writes in 512-byte sectors; 245-247 as Intel's E2h-E4h, never reset
+
+SAMSUNG_DC = [
+    ("linuxhw-EnterpriseDrive__samsung-mz7lm240hmhq-00005__1.txt", 1.94),  # PM863a, smartctl 6.6: names unknown
+    ("linuxhw-EnterpriseDrive__samsung-mz7lh960hajr-00005__1.txt", 1.82),  # PM883
+    ("linuxhw-EnterpriseDrive__samsung-mz7km480hmhq-00005__1.txt", 2.22),  # SM863
+    ("smartctl_exporter__samsung-mz7l3240hchq-00a07__1.json", 1.52),  # PM893
+]
+
+
+@pytest.mark.parametrize("name,wa", SAMSUNG_DC, ids=[n for n, _ in SAMSUNG_DC])
+def test_samsung_data_centre_nand_writes_give_the_write_amplification(name: str, wa: float) -> None:
+    drive = _one(CORPUS / name)
+    assert drive["writes"]["write_amplification"] == wa
+    assert drive["writes"]["sources"]["nand_bytes_written"] == "attribute 251 NAND_Writes x 512 B"
+    window = drive["window"]  # every output in the corpus holds 245-247 at 65535
+    assert window["kind"] == "timed-workload" and not window["valid"]
+    assert "attributes 245-247 read 65535" in window["reason"] and "no reset is documented" in window["reason"]
+
+
+def test_a_samsung_client_drive_has_no_nand_counter_or_timed_workload() -> None:
+    drive = _one(CORPUS / "linuxhw-EnterpriseDrive__samsung-ssd-860-evo-1tb__1.txt")
+    assert drive["writes"]["nand_bytes_written"] is None and drive["window"] is None
+
+
+def test_samsung_245_of_a_timer_never_reset_sharpens_the_lifetime_wear() -> None:
+    drive = _one(FAMILIES / "samsung-pm883-245-never-reset.txt")
+    assert drive["used_source"] == "samsung_245_since_manufacture"
+    assert drive["used_percent"] == round(1300 / 1024, 2)  # (JSON rounds to 0.01 %)
+    assert any(n.startswith("lifetime wear sharpened by attribute 245: 1.270 %") for n in drive["notes"])
+
+
+def test_samsung_245_247_after_a_reset_measure_a_timed_window() -> None:
+    drive = _one(FAMILIES / "samsung-pm883-245-window.txt")
+    window = drive["window"]
+    assert window["valid"] and window["minutes"] == 4000 and window["wear_steps"] == 12
+    assert window["host_reads_percent"] == 40
+    assert drive["projection"]["method"] == "timed-workload"
+    assert "attribute 245 = 12 (1/1024 %) in attribute 247 = 4,000 power-on minutes" in drive["projection"]["basis"]
+
+
+def _samsung_pm883(doc: dict[str, Any]) -> None:
+    """fixtures/intel's 710 as a PM883 whose 245-247 hold 65535 (Intel's 226-228 gone)."""
+    doc.update(model_name="SAMSUNG MZ7LH960HAJR-00005", model_family="Samsung based SSDs", firmware_version="HXT7404Q")
+    if "ata_smart_attributes" not in doc:
+        return
+    table = [a for a in doc["ata_smart_attributes"]["table"] if a["id"] not in (226, 227, 228, 233)]
+    template = table[-1]
+    for attr_id, name, value, raw in ((177, "Wear_Leveling_Count", 98, 136),
+                                      (245, "Timed_Workld_Media_Wear", 100, 65535),
+                                      (246, "Timed_Workld_RdWr_Ratio", 100, 65535),
+                                      (247, "Timed_Workld_Timer", 100, 65535), (251, "NAND_Writes", 100, 293220463296)):
+        table.append({**template, "id": attr_id, "name": name, "value": value, "worst": value,
+                      "raw": {"value": raw, "string": str(raw)}})
+    doc["ata_smart_attributes"]["table"] = sorted(table, key=lambda a: a["id"])
+
+
+def test_start_never_sends_the_intel_reset_to_a_samsung_data_centre_drive(tmp_path: Path) -> None:
+    folder = edited_machine(tmp_path, edits={"/dev/sda": _samsung_pm883})
+    runner = ReplayRunner(folder)
+    result = ssdwear_cli(["--db", str(tmp_path / "h.db"), "start", "/dev/sda", "-d", "sat", "--format", "json"],
+                         App(runner=runner, clock=lambda: T0))
+    (entry,) = json.loads(result.stdout)["results"]
+    assert entry["status"] == "baseline" and "nothing was sent to the drive" in entry["message"], entry
+    assert "has attributes 245-247, but the reset is not documented for it" in entry["message"]
+    assert not any("vendor,0x40" in c for c in runner.calls)
+
+
+def test_status_names_a_samsung_timer_by_its_attribute(tmp_path: Path) -> None:
+    folder = edited_machine(tmp_path, edits={"/dev/sda": _samsung_pm883})
+    result = ssdwear_cli(["--no-history", "status", "/dev/sda", "-d", "sat"],
+                         App(runner=ReplayRunner(folder), clock=lambda: T0))
+    assert "247 window  65535, not valid" in result.stdout, result.stdout
+    assert "E4h" not in result.stdout
