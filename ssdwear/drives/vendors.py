@@ -8,7 +8,7 @@ the real outputs in fixtures/corpus (values read by hand in its MANIFEST.md).
 
 from __future__ import annotations
 
-from ssdwear.model.family import Counter, Family, FineCounter, TimedWorkload, WearAttribute
+from ssdwear.model.family import Counter, Family, FineCounter, RawRemaining, TimedWorkload, WearAttribute
 
 from .named import AVERAGE_ERASE_173
 
@@ -40,6 +40,8 @@ SAMSUNG_DC_MODEL = (r"SAMSUNG MZ7LM(120|240|480|960|1T9|3T8)HC(JM|HP|GR|FD)-.*|"
                     r"MK000(240|480|960)G(WCEV|ZXR[AB])")
 SAMSUNG_TIMED = TimedWorkload(ids=(245, 246, 247), labels=("attribute 245", "attribute 246", "attribute 247"),
                               span="attributes 245-247", lifetime_source="samsung_245_since_manufacture")
+
+SANDISK_245 = WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0)
 
 FAMILIES: tuple[Family, ...] = (
     Family("Samsung data-centre SATA (PM863/PM863a/SM863/PM883/PM893)",
@@ -83,10 +85,23 @@ FAMILIES: tuple[Family, ...] = (
                   173: "Average_PE_Cycles_TLC", 233: "NAND_GB_Written_TLC", 234: "NAND_GB_Written_SLC",
                   241: "Host_Writes_GiB", 242: "Host_Reads_GiB"},
            names_from="drivedb.h 'WD Blue / Red / Green SSDs'"),
-    # SanDisk CloudSpeed 245 Drive_Life_Remaining%.
+    # SanDisk CloudSpeed Max and GEN2 (drivedb.h's model expression and names): 178 SSD_LifeLeft(0.01%), raw = life
+    # remaining in 0.01 % steps (the corpus SDLF1DAR-480G-1HA1: 9224, 7.76 % used, beside Device Statistics' 7 % and
+    # 245's 93), the finer reading of the same wear; 204 Average_Block-Erase_Ct its average erase count (no rated
+    # count printed). The entry gives no units: 241 Total_LBAs_Written counts GB on that drive (142,208 against
+    # Device Statistics' 142.24 TB, 0.02 % apart); 233 Lifetime_Nand_Writes is not read: in GB it would make a write
+    # amplification of 2.06, in GiB 2.21, where the drive's own 32 Lifetime_Write_AmpFctr reads 252.
+    Family("SanDisk CloudSpeed Max / GEN2 ESS", f"{DRIVEDB} 'Sandisk SATA Cloudspeed Max and GEN2 ESS SSDs', "
+           "line 2472; corpus SDLF1DAR-480G-1HA1", model=r"SD[A-Z0-9]{2}[1-3][A-Z]{3}-?[0-9]{3}[GT]-?1[A-Z0-9]{3}",
+           family=r"Sandisk SATA Cloudspeed Max and GEN2 ESS SSDs",
+           wear=(SANDISK_245,),
+           remaining=(RawRemaining(178, "SSD_LifeLeft(0.01%)", "sandisk_178_life_left", step=0.01),),
+           fine=(FineCounter("average_erase_count", "erase", (204,), r"^Average_Block-Erase_Ct$", "erase cycle"),),
+           host_written=(Counter(241, 1_000_000_000, "1 GB"),)),
+    # SanDisk's other SATA SSDs: 245 Drive_Life_Remaining%.
     Family("SanDisk", f"{DRIVEDB} 'Sandisk SATA Cloudspeed Max and GEN2 ESS SSDs', line 2472",
            model=r"(?i)(?:SanDisk|SD[A-Z]{2,5}\d).*",
-           wear=(WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0),)),
+           wear=(SANDISK_245,)),
     # Innodisk 3ME3/3ME4/3IE3/3IE4 (drivedb.h "Innodisk 1IE3/3IE3/3ME3/3IE4/3ME4 SSDs"; smartctl 6.6 has no entry
     # for the 3ME4 and prints Unknown_Attribute): 169 Remaining_Lifetime_Perc, raw = % of life remaining, as SONiC's
     # sonic-platform-common (ssd_generic.py, INNODISK_HEALTH_ID 169) reads it; 167 average of 165's maximum erase

@@ -54,3 +54,8 @@ def test_every_corpus_file_reports_the_figures_it_reported_before_the_family_tab
 def test_the_listed_changes_name_real_files_and_columns() -> None:
     files = {row["file"] for row in read_table(TABLE.read_text(encoding="utf-8"))}
     assert all(name in files and column in COLUMNS[1:] and why for (name, column), (_, _, why) in CHANGES.items())
+changed("issue 27.6: SanDisk CloudSpeed's row reads 178 SSD_LifeLeft(0.01%), life left in 0.01 % steps: 9224 is "
+        "7.76 % used, the finer reading of Device Statistics' 7 %, which it sharpens", {
+            "linuxhw-EnterpriseDrive__sandisk-sdlf1dar-480g-1ha1__1.txt": {
+                "used_percent": ("7.0", "7.76"),
+                "used_source": ("ata_devstat_percentage_used", "sandisk_178_life_left")}})

@@ -67,6 +67,25 @@ def test_samsung_245_247_after_a_reset_measure_a_timed_window() -> None:
     assert "attribute 245 = 12 (1/1024 %) in attribute 247 = 4,000 power-on minutes" in drive["projection"]["basis"]
 
 
+# ------------------------------------------------------------------------------------------------
+# SanDisk CloudSpeed: 178 life left in 0.01 % steps; 204 average erase count
+
+def test_sandisk_cloudspeed_178_sharpens_the_wear_to_a_hundredth_of_a_percent() -> None:
+    drive = _one(CORPUS / "linuxhw-EnterpriseDrive__sandisk-sdlf1dar-480g-1ha1__1.txt")
+    assert (drive["used_percent"], drive["used_source"]) == (7.76, "sandisk_178_life_left")
+    sources = {s["source"]: s["percent"] for s in drive["used_sources"]}
+    assert sources == {"ata_devstat_percentage_used": 7, "sandisk_245_drive_life_remaining": 7,
+                       "sandisk_178_life_left": 7.76}
+    assert any(n.startswith("lifetime wear sharpened by attribute 178: 7.760 %") for n in drive["notes"])
+
+
+def test_sandisk_cloudspeed_204_is_its_average_erase_count() -> None:
+    drive = _one(FAMILIES / "sandisk-cloudspeed-204.txt")
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert erase["value"] == 1164 and "204 Average_Block-Erase_Ct" in erase["detail"]
+    assert drive["used_fine"]["source"] == "average_erase_count"
+
+
 def _samsung_pm883(doc: dict[str, Any]) -> None:
     """fixtures/intel's 710 as a PM883 whose 245-247 hold 65535 (Intel's 226-228 gone)."""
     doc.update(model_name="SAMSUNG MZ7LH960HAJR-00005", model_family="Samsung based SSDs", firmware_version="HXT7404Q")
