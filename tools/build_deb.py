@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_zipapp import PIP, PURE, build_wheel, entry_point, project, requirements
+from build_zipapp import PIP, PURE, build_wheel, entry_point, missing_module, project, requirements, run_checked
 
 ROOT = Path(__file__).resolve().parent.parent
 DEBIAN = ROOT / "contrib" / "debian"
@@ -173,9 +173,9 @@ def lay_out(wheel: Path, src: Path, work: Path) -> tuple[str, list[str], tuple[s
     for unit in sorted(UNITS.glob("ssdwear-*")):
         text = unit.read_text()
         if unit.suffix == ".service":
-            if text.count("/usr/local/bin/ssdwear ") != 1:
+            if text.count("ExecStart=/usr/local/bin/ssdwear ") != 1:
                 raise SystemExit(f"build_deb: {unit} does not run /usr/local/bin/ssdwear once")
-            text = text.replace("/usr/local/bin/ssdwear ", "/usr/bin/ssdwear ")
+            text = text.replace("/usr/local/bin/ssdwear", "/usr/bin/ssdwear")  # ExecStart and its condition
         (units / unit.name).write_text(text)
     (root / "etc" / "ssdwear").mkdir(parents=True)
     shutil.copy(ROOT / "contrib" / "config.yaml.example", root / "etc" / "ssdwear" / "config.yaml")
@@ -219,11 +219,16 @@ def main() -> None:
         if shutil.which(tool) is None:
             raise SystemExit(f"build_deb: {tool} not found: apt-get install debhelper dh-python "
                              "(sh contrib/install-deps.sh --test installs them)")
+    if (missing := missing_module("build_deb", args.wheel is not None)) is not None:
+        raise SystemExit(missing)
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
-        wheel = args.wheel or build_wheel(Path(tmp))
-        deb = build(wheel.resolve(), args.out.resolve())
-    print(f"wrote {deb}")
+
+    def make() -> Path:
+        with tempfile.TemporaryDirectory(prefix="ssdwear-wheel.") as tmp:
+            wheel = args.wheel or build_wheel(Path(tmp))
+            return build(wheel.resolve(), args.out.resolve())
+
+    print(f"wrote {run_checked('build_deb', make)}")
 
 
 if __name__ == "__main__":

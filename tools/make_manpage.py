@@ -46,14 +46,21 @@ def bold_options(text: str) -> str:
     return "".join([*out, esc(text[at:])])
 
 
+# man's text starts 7 columns in (the man macros' default indentation, IN=7n), and a page is read at 80 columns
+# (MANWIDTH=80): a kept line wider than 73 gets its block moved left by what it lacks.
+INDENT, WIDTH = 7, 80
+
+
 def paragraphs(help_text: str) -> list[str]:
-    """click's help text as roff paragraphs: a paragraph after a line `\\b` keeps its lines (.nf), any other is
-    filled, the way click rewraps it."""
+    """click's help text as roff paragraphs: a paragraph after a line `\\b` keeps its lines (.nf), moved left
+    where one would pass 80 columns, any other is filled, the way click rewraps it."""
     out = []
     for block in re.split(r"\n[ \t]*\n", inspect.cleandoc(help_text).split("\f", 1)[0].strip()):
         if block.startswith("\b"):
             lines = block.split("\n", 1)[1] if "\n" in block else ""
-            out.append(".PP\n.nf\n" + esc(lines) + "\n.fi")
+            over = min(INDENT, max((len(line) for line in lines.split("\n")), default=0) + INDENT - WIDTH)
+            moved = (f".in -{over}n\n", "\n.in") if over > 0 else ("", "")
+            out.append(".PP\n.nf\n" + moved[0] + esc(lines) + moved[1] + "\n.fi")
         else:
             out.append(".PP\n" + esc(" ".join(line.strip() for line in block.splitlines())))
     return out

@@ -20,7 +20,9 @@ How it works:
   bind-mounts ``/proc``, ``/sys`` and ``/dev`` and runs the caller's script with ``/bin/sh`` inside
   ``chroot`` of that tree: the host's python3, its installed packages (``pip install -e .``) and its
   smartctl run in the guest against real device nodes. A writable host directory
-  (``VmResult.outdir``) is mounted at ``/vmout`` in the guest (``$SSDWEAR_VM_OUT``) for results. The
+  (``VmResult.outdir``) is mounted at ``/vmout`` in the guest (``$SSDWEAR_VM_OUT``) for results, and
+  what the guest changed in the host's tree (the overlay's upper directory) is shown read-only at
+  ``$SSDWEAR_VM_CHANGES``: a test can install a package in the guest and see exactly what it left. The
   script's stdout and stderr go to the serial console (``VmResult.console``).
 
 Example::
@@ -65,6 +67,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 __all__ = [
+    "GUEST_CHANGES",
     "GUEST_OUT",
     "Drive",
     "Image",
@@ -85,6 +88,8 @@ DRIVEDB_PACKAGED = Path("/usr/share/smartmontools/drivedb.h")
 KERNEL_META_PACKAGE = "linux-image-amd64"
 # Where the writable results directory is mounted inside the guest's chroot.
 GUEST_OUT = "/vmout"
+# Where the guest sees, read-only, what it changed in the host's tree (the overlay's upper directory).
+GUEST_CHANGES = "/run/ssdwear-vm/changes"
 # Directories that start empty in the guest (a tmpfs each), whatever the host has there: ssdwear's
 # history and configuration places for root, so that the host's never leak into a VM test. The rest of
 # the host's tree is seen as it is, writable through a RAM overlay. (/root itself cannot be a fresh
@@ -257,6 +262,11 @@ mkdir -p /host/dev/pts /host/dev/shm /host/vmout /host/run/ssdwear-vm
 mount -t devpts devpts /host/dev/pts
 mount -t tmpfs -o mode=1777 tmpfs /host/dev/shm
 mount -t 9p -o "$P9" out /host/vmout || die "cannot mount the results directory (9p tag out)"
+# What the guest changed in the host's tree: the overlay's upper directory, read-only, at $SSDWEAR_VM_CHANGES
+# (a file written or replaced is there, a file deleted is a whiteout: a character device 0/0).
+mkdir -p /host/run/ssdwear-vm/changes
+mount --bind /rw/upper /host/run/ssdwear-vm/changes && mount -o remount,bind,ro /host/run/ssdwear-vm/changes \
+    || die "cannot show the overlay's changes at /run/ssdwear-vm/changes"
 
 [ -n "$SCRIPT" ] || die "no ssdwear.script= on the kernel command line"
 cp "/lower$SCRIPT" /host/run/ssdwear-vm/guest.sh || die "cannot copy the guest script $SCRIPT"
@@ -786,7 +796,9 @@ def run_vm(
 
     ``guest_script`` runs as root in ``chroot`` of the host's ``/`` (read-only, with a RAM overlay), with
     ``cwd=/``, stdin from /dev/null, and stdout/stderr on the console. Its environment is
-    PATH (the host's), HOME=/root, LANG=C.UTF-8, TERM=dumb, SSDWEAR_VM_OUT=/vmout, plus ``env``.
+    PATH (the host's), HOME=/root, LANG=C.UTF-8, TERM=dumb, SSDWEAR_VM_OUT=/vmout,
+    SSDWEAR_VM_CHANGES=/run/ssdwear-vm/changes (what the guest changed in the host's tree, read-only: the
+    overlay's upper directory, where a deleted file is a whiteout, a character device 0/0), plus ``env``.
     ``/run`` and each of ``fresh_dirs`` start empty (``/tmp`` is the host's, through the overlay, so a
     checkout or virtualenv under /tmp works in the guest). Files it writes under /vmout appear in
     ``VmResult.outdir`` on the host; files put into ``workdir/out`` before the call are visible there too.
@@ -836,6 +848,7 @@ def run_vm(
         "LANG": "C.UTF-8",
         "TERM": "dumb",
         "SSDWEAR_VM_OUT": GUEST_OUT,
+        "SSDWEAR_VM_CHANGES": GUEST_CHANGES,
     }
     genv.update(env or {})
     script_file.write_text(_guest_script(guest_script, genv, fresh_dirs))

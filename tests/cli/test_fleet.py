@@ -224,7 +224,9 @@ def shipped_commands() -> list[list[str]]:
     unit = [line.split("=", 1)[1] for line in (ROOT / "contrib" / "systemd" / "ssdwear-sample.service").read_text()
             .splitlines() if line.startswith("ExecStart=")]
     assert len(cron) == 1 and len(unit) == 1
-    commands = [shlex.split(cron[0])[6:], shlex.split(unit[0])]  # minute hour day month weekday user: then argv
+    command = cron[0].split(None, 6)[6]  # minute hour day month weekday user: then the shell command
+    assert command.startswith("[ -x /usr/local/bin/ssdwear ] && ")  # nothing runs once the command is gone
+    commands = [shlex.split(command.rsplit("&&", 1)[1]), shlex.split(unit[0])]
     for argv in commands:
         assert argv[0] == "/usr/local/bin/ssdwear"
     return [argv[1:] for argv in commands]

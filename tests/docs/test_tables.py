@@ -55,6 +55,15 @@ def test_every_exit_code_is_documented_and_no_other() -> None:
     assert constants <= documented_codes() <= constants | nagios
 
 
+def test_the_readmes_exit_status_sentence_names_every_general_code() -> None:
+    """Issue 25.12: it left out 1. The codes every command shares (docs/exit-codes.md's 0 to 3), each named."""
+    readme = " ".join((DOCS.parent / "README.md").read_text(encoding="utf-8").split())
+    sentence = re.search(r"Exit status 0 is [^;]*;", readme)
+    assert sentence, "the README's exit-status sentence"
+    named = {int(n) for n in re.findall(r"(?:^|, )(\d+) ", sentence.group(0).removeprefix("Exit status "))}
+    assert named == {0, 1, 2, 3} <= documented_codes()
+
+
 # -- JSON --------------------------------------------------------------------------------------------------
 
 

@@ -32,12 +32,15 @@ def test_the_readme_installs_into_a_venv_with_debians_python_and_reports(tmp_pat
     env = {**os.environ, "PREFIX": str(prefix), "BINDIR": str(bindir), "PYTHON": python,
            "BASH_COMPLETION_DIR": str(tmp_path / "bash"), "ZSH_COMPLETION_DIR": str(tmp_path / "zsh"),
            "FISH_COMPLETION_DIR": str(tmp_path / "fish"), "MANDIR": str(tmp_path / "man"),
+           "SMARTD_RUN_D": str(tmp_path / "run.d"),  # made below: never the machine's /etc/smartmontools/run.d
            "PATH": f"{bindir}:{os.environ['PATH']}",
            "SSDWEAR_DB": str(tmp_path / "history.db")}
     env.pop("VIRTUAL_ENV", None)
+    (tmp_path / "run.d").mkdir()
     proc = subprocess.run(["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "reporting the recorded smartctl outputs in fixtures/intel instead" in proc.stderr
+    assert (tmp_path / "run.d" / "05ssdwear").is_file()
     assert "INTEL SSDSA2BZ200G3" in proc.stdout and "18.7 (17.5-20.0)" in proc.stdout
     # the command is the venv's, and that venv runs on Debian's interpreter
     assert (bindir / "ssdwear").resolve() == (prefix / "bin" / "ssdwear").resolve()
@@ -168,3 +171,142 @@ def test_the_deb_and_install_sh_give_the_smartd_mail_script_one_name() -> None:
     assert 'run.d" / SMARTD_RUN_D_NAME' in build_deb
     install = (ROOT / "contrib" / "install.sh").read_text()
     assert set(re.findall(r'"\$SMARTD_RUN_D/(\w+)"', install)) == {deb_name} and deb_name < "10mail"
+
+
+def _tree(top: Path) -> dict[str, tuple[str, bytes | str]]:
+    """Every path under top: a directory, a file's bytes or a link's target."""
+    found: dict[str, tuple[str, bytes | str]] = {}
+    for path in sorted(top.rglob("*")):
+        name = str(path.relative_to(top))
+        found[name] = ("link", os.readlink(path)) if path.is_symlink() else ("dir", "") if path.is_dir() else \
+            ("file", path.read_bytes())
+    return found
+
+
+def _every_setting(tmp_path: Path) -> dict[str, str]:
+    """Each directory setting, in folders that do not exist yet (install.sh makes them; --uninstall removes them
+    again), and a run.d that exists, as smartmontools' does, with its 10mail."""
+    machine = tmp_path / "machine"
+    (machine / "etc" / "smartmontools" / "run.d").mkdir(parents=True)
+    (machine / "etc" / "smartmontools" / "run.d" / "10mail").write_text("#!/bin/sh\n")
+    (machine / "usr" / "local").mkdir(parents=True)
+    return {"PREFIX": f"{machine}/opt/ssdwear", "BINDIR": f"{machine}/usr/local/bin",
+            "MANDIR": f"{machine}/usr/local/share/man", "BASH_COMPLETION_DIR": f"{machine}/bash/completions",
+            "ZSH_COMPLETION_DIR": f"{machine}/usr/local/share/zsh/site-functions",
+            "FISH_COMPLETION_DIR": f"{machine}/fish/vendor_completions.d",
+            "SMARTD_RUN_D": f"{machine}/etc/smartmontools/run.d", "COMPLETIONS": "yes"}
+
+
+def _uninstall(tmp_path: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **settings}
+    return subprocess.run(["sh", str(ROOT / "contrib" / "install.sh"), "--uninstall"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.slow  # two pip installs (~20 s)
+def test_uninstall_removes_every_file_install_wrote_and_every_folder_it_made(tmp_path: Path) -> None:
+    """Issue 25.8: the documented removal left the smartd hook and three completion files. An install, an upgrade
+    over it, then --uninstall with the same settings: the machine as it was, to the byte."""
+    settings = _every_setting(tmp_path)
+    machine = tmp_path / "machine"
+    before = _tree(machine)
+    for _ in ("install", "upgrade"):
+        proc = _install(ROOT, tmp_path, **settings)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    written = {f"{settings['BINDIR']}/ssdwear", f"{settings['MANDIR']}/man1/ssdwear.1",
+               f"{settings['BASH_COMPLETION_DIR']}/ssdwear", f"{settings['ZSH_COMPLETION_DIR']}/_ssdwear",
+               f"{settings['FISH_COMPLETION_DIR']}/ssdwear.fish", f"{settings['SMARTD_RUN_D']}/05ssdwear"}
+    assert all(os.path.lexists(path) for path in written)
+    assert proc.stdout.rstrip().endswith("to remove it: sh contrib/install.sh --uninstall (with the same settings)")
+    record = (Path(settings["PREFIX"]) / "installed-files").read_text().splitlines()
+    assert {line.split(" ", 1)[1] for line in record if line.startswith("file ")} == written
+    assert f"dir {machine}/usr/local/share/zsh" in record and f"dir {machine}/opt" in record
+    removal = _uninstall(tmp_path, **settings)
+    assert (removal.returncode, removal.stderr) == (0, ""), removal.stderr
+    said = removal.stdout.splitlines()
+    assert {f"removed: {path}" for path in written} | {f"removed: {settings['PREFIX']}"} <= set(said)
+    assert said[-1].startswith("uninstalled; kept: the history and the config")
+    assert _tree(machine) == before
+    again = _uninstall(tmp_path, **settings)
+    assert again.returncode == 0 and again.stdout.startswith("install.sh: nothing of ssdwear's to remove")
+
+
+@pytest.mark.slow  # a pip install (~10 s)
+def test_uninstall_without_the_record_removes_what_the_settings_name(tmp_path: Path) -> None:
+    """An install from before the record (or a record lost): the settings name the files, and the folders that
+    held nothing else stay (install.sh cannot know it made them)."""
+    settings = _every_setting(tmp_path)
+    assert _install(ROOT, tmp_path, **settings).returncode == 0
+    (Path(settings["PREFIX"]) / "installed-files").unlink()
+    removal = _uninstall(tmp_path, **settings)
+    assert removal.returncode == 0, removal.stderr
+    left = [p for p, (kind, _) in _tree(tmp_path / "machine").items() if kind != "dir"]
+    assert left == ["etc/smartmontools/run.d/10mail"]
+
+
+def test_uninstall_leaves_what_is_not_its_own(tmp_path: Path) -> None:
+    """A BINDIR/ssdwear that is not install.sh's link (pipx's, a file of the admin's) is left and said; a PREFIX
+    that is no virtual environment is refused before anything is removed."""
+    settings = _every_setting(tmp_path)
+    bindir, prefix = Path(settings["BINDIR"]), Path(settings["PREFIX"])
+    bindir.mkdir(parents=True)
+    (bindir / "ssdwear").symlink_to("/opt/pipx/venvs/ssdwear/bin/ssdwear")
+    mail = Path(settings["SMARTD_RUN_D"]) / "05ssdwear"
+    mail.write_text("#!/bin/sh\n")
+    removal = _uninstall(tmp_path, **settings)
+    assert removal.returncode == 0, removal.stderr
+    assert f"left: {bindir / 'ssdwear'} (not the link to {prefix}/bin/ssdwear that install.sh makes)" in \
+        removal.stdout.splitlines()
+    assert os.path.islink(bindir / "ssdwear") and not mail.exists()
+    prefix.mkdir(parents=True)
+    (prefix / "data").write_text("not a venv\n")
+    refused = _uninstall(tmp_path, **settings)
+    assert (refused.returncode, refused.stdout) == (1, "")
+    assert refused.stderr == f"install.sh: {prefix} is not a virtual environment (no pyvenv.cfg): nothing removed; " \
+                             "set PREFIX to the one install.sh made\n"
+    assert (prefix / "data").is_file() and os.path.islink(bindir / "ssdwear")
+
+
+def test_install_refuses_an_unknown_argument_in_one_line(tmp_path: Path) -> None:
+    # every place in the temporary folder: an install.sh that took the argument for none would install there
+    env = {**os.environ, **_every_setting(tmp_path)}
+    proc = subprocess.run(["sh", str(ROOT / "contrib" / "install.sh"), "--remove"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == "install.sh: unknown argument '--remove': give none to install or upgrade, or --uninstall\n"
+
+
+@pytest.mark.slow  # a pip install (~10 s)
+def test_install_leaves_a_path_a_debian_package_owns_and_warns(tmp_path: Path) -> None:
+    """Issue 25.11: the ssdwear package installs the smartd mail script and the bash and fish completions at the
+    paths install.sh uses. dpkg's answer decides (a dpkg-query first on PATH stands in for a machine with the
+    package; the real dpkg and package are in tests/system/test_deb.py's VM): an owned path is not written, and
+    install.sh says the package is there too."""
+    settings = _every_setting(tmp_path)
+    owned = f"{settings['BASH_COMPLETION_DIR']}/ssdwear"
+    fake = tmp_path / "fake-dpkg"
+    fake.mkdir()
+    (fake / "dpkg-query").write_text(f'#!/bin/sh\ncase "$2" in {owned}|/usr/bin/ssdwear) echo "ssdwear: $2";; '
+                                     '*) echo "dpkg-query: no path found matching pattern $2" >&2; exit 1;; esac\n')
+    (fake / "dpkg-query").chmod(0o755)
+    proc = _install(ROOT, tmp_path, **settings, PATH=f"{fake}:{os.environ['PATH']}")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("install.sh: warning: ")]
+    assert warnings[0].startswith("install.sh: warning: the Debian package ssdwear is installed too: ")
+    assert warnings[1:] == [f"install.sh: warning: {owned} belongs to the Debian package ssdwear: left as the "
+                            "package has it"]
+    assert not os.path.lexists(owned) and f"completion for bash: {owned}" not in proc.stdout
+    assert os.path.isfile(f"{settings['FISH_COMPLETION_DIR']}/ssdwear.fish")
+
+
+def test_ci_runs_the_readmes_first_command_as_it_stands_there() -> None:
+    """Issue 25.3: .ci/run runs command 1, then the suite twice, then install.sh --uninstall; the command it runs
+    is read from the README (its own line, run here), so the two cannot drift apart."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    [line] = [x for x in ci.splitlines() if x.startswith("command1=")]
+    got = subprocess.run(["sh", "-c", f'{line}\nprintf "%s" "$command1"'], cwd=ROOT, capture_output=True, text=True,
+                         timeout=30)
+    assert got.stdout == readme_first_command()
+    steps = [x.strip() for x in ci.splitlines()]
+    assert steps.index('sh -c "$command1"') < steps.index("for run in 1 2; do") < \
+        steps.index("sh contrib/install.sh --uninstall")

@@ -66,3 +66,12 @@ def test_the_page_has_a_whatis_line_for_apropos() -> None:
     assert proc.returncode == 0
     assert proc.stdout.strip() == (f'{PAGE}: "ssdwear - SMART wear monitor: percent used and projected years left for '
                                    'every SSD"')
+
+
+def test_man_at_80_columns_keeps_every_line_within_them() -> None:
+    """Issue 25.12: `MANWIDTH=80 man ssdwear` had 7 lines of 81-84 columns (the help's example blocks, kept as
+    written, plus man's indentation)."""
+    proc = _render(require("man"), "-l", str(PAGE))
+    assert proc.returncode == 0
+    wide = [line for line in re.sub(r".\x08", "", proc.stdout).splitlines() if len(line) > 80]
+    assert wide == []

@@ -78,14 +78,33 @@ def test_the_sdist_holds_what_builds_and_tests_the_package(dist: Path) -> None:
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
 
 
+def documented_pipx_for_root() -> dict[str, str]:
+    """The variables of docs/install.md's pipx line for root (issue 25.10: pipx as root put the command in
+    /root/.local/bin, where the shipped cron line and unit do not look)."""
+    text = (ROOT / "docs" / "install.md").read_text()
+    [line] = re.findall(r"^((?:PIPX_\w+=\S+ )+)pipx install ssdwear$", text, re.M)
+    return dict(item.split("=", 1) for item in line.split())
+
+
+def test_the_documented_pipx_install_for_root_puts_the_command_where_the_units_run_it() -> None:
+    places = {os.path.dirname(argv[0]) for argv in (
+        (ROOT / "contrib" / "cron.d-ssdwear").read_text().rsplit("&&", 1)[1].split(),
+        [line.split("=", 1)[1] for line in (ROOT / "contrib" / "systemd" / "ssdwear-sample.service").read_text()
+         .splitlines() if line.startswith("ExecStart=")])}
+    assert places == {"/usr/local/bin"}
+    assert documented_pipx_for_root() == {"PIPX_HOME": "/opt/pipx", "PIPX_BIN_DIR": "/usr/local/bin",
+                                          "PIPX_MAN_DIR": "/usr/local/share/man"}
+
+
 def test_pipx_installs_the_wheel_into_a_clean_home_and_the_command_works(dist: Path, tmp_path: Path) -> None:
-    """On a machine with nothing but Debian's python3: pipx makes the venv, puts the command on its bin dir and
-    the man page where man looks (a recent pipx, PyPI's, links a wheel's share/man; Debian 12's 1.1.0 does not)."""
+    """On a machine with nothing but Debian's python3: pipx, with docs/install.md's variables for root (each place
+    under a temporary root), makes the venv, puts the command in its bin dir and the man page where man looks (a
+    recent pipx, PyPI's, links a wheel's share/man; Debian 12's 1.1.0 does not)."""
     python = require("/usr/bin/python3")
-    home, bindir, mandir = tmp_path / "pipx", tmp_path / "bin", tmp_path / "man"
+    places = {name: tmp_path / "root" / value.lstrip("/") for name, value in documented_pipx_for_root().items()}
+    home, bindir, mandir = places["PIPX_HOME"], places["PIPX_BIN_DIR"], places["PIPX_MAN_DIR"]
     env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env.update(PIPX_HOME=str(home), PIPX_BIN_DIR=str(bindir), PIPX_MAN_DIR=str(mandir), HOME=str(tmp_path),
-               PATH=f"{bindir}:/usr/bin:/bin")
+    env.update({name: str(path) for name, path in places.items()}, HOME=str(tmp_path), PATH=f"{bindir}:/usr/bin:/bin")
     proc = subprocess.run([sys.executable, "-m", "pipx", "install", "--python", python, str(wheel_of(dist))],
                           env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -100,3 +119,42 @@ def test_pipx_installs_the_wheel_into_a_clean_home_and_the_command_works(dist: P
     assert (mandir / "man1" / "ssdwear.1").read_bytes() == (ROOT / "man" / "ssdwear.1").read_bytes()
     [venv_python] = (home / "venvs" / "ssdwear" / "bin").glob("python3")
     assert Path(os.path.realpath(venv_python)) == Path(os.path.realpath(python))  # Debian's interpreter
+
+
+@pytest.fixture(scope="module")
+def bare_pythons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Interpreters as a fresh Debian has them: one without pip (or build), one with pip but without build."""
+    base = tmp_path_factory.mktemp("pythons")
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(base / "nopip")], check=True, timeout=120)
+    subprocess.run([sys.executable, "-m", "venv", str(base / "pip")], check=True, timeout=300)
+    return {"pip": str(base / "nopip" / "bin" / "python"), "build": str(base / "pip" / "bin" / "python")}
+
+
+@pytest.mark.parametrize("tool", ["build_zipapp", "build_deb"])
+@pytest.mark.parametrize("missing", ["pip", "build"])
+def test_a_build_tool_without_its_modules_says_what_to_install_in_one_line(
+        bare_pythons: dict[str, str], tmp_path: Path, tool: str, missing: str) -> None:
+    """Issue 25.7: `/usr/bin/python3: No module named build`, then a traceback; now one line naming the Debian
+    package (with --no-install-recommends) and the other way (a wheel of one's own, or a venv's python)."""
+    if tool == "build_deb":
+        for needed in ("dpkg-buildpackage", "dh", "dh_python3"):
+            require(needed)
+    python = bare_pythons[missing]
+    proc = subprocess.run([python, str(ROOT / "tools" / f"{tool}.py"), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (1, "")
+    [line] = proc.stderr.splitlines()
+    package = {"pip": "python3-pip", "build": "python3-build"}[missing]
+    assert line.startswith(f"{tool}: {python} has no {missing} module, which ")
+    assert f"apt-get install --no-install-recommends {package} (Debian, Ubuntu), or " in line
+    assert ("--wheel FILE" in line) == (missing == "build")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_readmes_install_table_names_what_building_needs() -> None:
+    readme = " ".join((ROOT / "README.md").read_text().split("## Install", 1)[1].split("\n## ", 1)[0].split())
+    assert "`apt-get install --no-install-recommends python3-build python3-pip python3-venv`" in readme
+    rows = [line for line in (ROOT / "README.md").read_text().splitlines() if line.startswith("| ")]
+    for tool in ("tools/build_deb.py", "python3 -m build", "tools/build_zipapp.py"):
+        [row] = [r for r in rows if tool in r]
+        assert "python3-build" in row, tool

@@ -28,6 +28,9 @@ echo $? > "$SSDWEAR_VM_OUT/nvme0.rc"
 smartctl -i -d sat /dev/sda > "$SSDWEAR_VM_OUT/sda.txt" 2>&1
 ls -A /var/lib/ssdwear > "$SSDWEAR_VM_OUT/fresh.txt"
 {shlex.quote(sys.executable)} -c 'import sys; print(sys.version)' > "$SSDWEAR_VM_OUT/python.txt"
+echo written > /etc/ssdwear-vm-probe && rm /etc/os-release
+(cd "$SSDWEAR_VM_CHANGES" && find ./etc -maxdepth 1 ! -type d -printf '%y %p\n' | sort) > "$SSDWEAR_VM_OUT/changes.txt"
+touch "$SSDWEAR_VM_CHANGES/x" 2> /dev/null; echo $? > "$SSDWEAR_VM_OUT/changes_rc.txt"
 """
     drives = [qemuvm.Drive.nvme("NVMETEST1"), qemuvm.Drive.sata("SATATEST1")]
     result = qemuvm.run_vm(drives, script, timeout_s=240, workdir=tmp_path / "vm")
@@ -52,6 +55,10 @@ ls -A /var/lib/ssdwear > "$SSDWEAR_VM_OUT/fresh.txt"
     # the host's Python runs in the guest, and ssdwear's state directory starts empty
     assert (out / "python.txt").read_text().strip() == sys.version
     assert (out / "fresh.txt").read_text() == ""
+    # what the guest changed in the host's tree is seen, read-only: a file written, a whiteout for one deleted
+    assert (out / "changes.txt").read_text() == "c ./etc/os-release\nf ./etc/ssdwear-vm-probe\n"
+    assert (out / "changes_rc.txt").read_text().strip() != "0"
+    assert os.path.lexists("/etc/os-release") and not os.path.exists("/etc/ssdwear-vm-probe")  # the host's: as was
     assert result.seconds < 240
 
 

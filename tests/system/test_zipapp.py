@@ -1,11 +1,13 @@
-"""ssdwear.pyz, the one file for appliances (tools/build_zipapp.py): built from the wheel, runnable as `python3
-ssdwear.pyz report` by a bare interpreter (-I -S: no site-packages, no environment) from a read-only place that it
-never writes to, with PyYAML's pure-Python loader and the package data read from inside the archive."""
+"""ssdwear.pyz, the one file for appliances (tools/build_zipapp.py): built from the wheel, runnable as `python3 -I
+ssdwear.pyz report` (or through its shebang) by a bare interpreter (-I -S: no site-packages, no environment) from a
+read-only place that it never writes to, with PyYAML's pure-Python loader and the package data read from inside the
+archive; never with a user's site-packages (issue 26.1)."""
 
 from __future__ import annotations
 
 import glob
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -74,7 +76,64 @@ def test_the_archive_holds_the_package_data_and_no_compiled_code(pyz: Path) -> N
     assert not [n for n in names if n.startswith("_yaml/")]  # the C loader's shim is left out
     assert any(n.startswith("pysmart-") and "LICENSE" in n for n in names)  # LGPL: its licence travels with it
     with open(pyz, "rb") as handle:
-        assert handle.readline() == b"#!/usr/bin/env python3\n"
+        assert handle.readline() == b"#!/usr/bin/env -S python3 -I\n"
+
+
+def _user_site_trap(python: str, tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """A real HOME whose user site-packages holds a .pth file that leaves a marker when Python runs it."""
+    home, marker = tmp_path / "home", tmp_path / "the-pth-file-ran"
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "LANG": "C.UTF-8"}
+    user_site = Path(subprocess.run([python, "-c", "import site; print(site.getusersitepackages())"], env=env,
+                                    capture_output=True, text=True, check=True).stdout.strip())
+    assert user_site.is_relative_to(home)
+    user_site.mkdir(parents=True)
+    (user_site / "zz-trap.pth").write_text(f"import pathlib; pathlib.Path({str(marker)!r}).write_text('ran')\n")
+    subprocess.run([python, "-c", "pass"], env=env, check=True, timeout=60)
+    assert marker.read_text() == "ran"  # the trap works: a plain python3 runs the file at start-up
+    marker.unlink()
+    return env, marker
+
+
+def test_the_archive_never_runs_a_users_pth_file(pyz: Path, tmp_path: Path) -> None:
+    """Issue 26.1: run through its shebang or as documented (`python3 -I ssdwear.pyz`), the user site-packages of
+    HOME are never read: the .pth file does not run."""
+    python = require("/usr/bin/python3")
+    env, marker = _user_site_trap(python, tmp_path)
+    for how in ([str(pyz)], [python, "-I", str(pyz)]):
+        proc = subprocess.run([*how, "--version"], env=env, capture_output=True, text=True, timeout=60)
+        assert (proc.returncode, proc.stdout.split(", ")[0]) == (0, "ssdwear"), proc.stderr
+        assert not marker.exists(), how
+
+
+def test_as_root_without_isolated_mode_the_archive_stops_in_one_line(pyz: Path, tmp_path: Path) -> None:
+    """The second line of defence: the .pth file has run (nothing inside the archive can stop that), and ssdwear
+    refuses to go on as root, saying how to start it."""
+    if os.geteuid() != 0:
+        pytest.skip("the refusal is root's (the tests run as root in CI)")
+    python = require("/usr/bin/python3")
+    env, marker = _user_site_trap(python, tmp_path)
+    proc = subprocess.run([python, str(pyz), "--version"], env=env, capture_output=True, text=True, timeout=60)
+    assert marker.exists()
+    assert (proc.returncode, proc.stdout) == (1, "")
+    [line] = proc.stderr.splitlines()
+    assert line.startswith(f"ssdwear.pyz: as root, run it as python3 -I {pyz}: without -I, Python runs the .pth "
+                           f"files of {tmp_path / 'home'}/")
+    # -s alone (no user site-packages) is not refused: the files are not read then
+    marker.unlink()
+    quiet = subprocess.run([python, "-s", str(pyz), "--version"], env=env, capture_output=True, text=True, timeout=60)
+    assert quiet.returncode == 0 and not marker.exists(), quiet.stderr
+
+
+def test_every_documented_way_to_run_the_archive_is_isolated() -> None:
+    """README's install table, docs/install.md, the FreeBSD periodic script's example and build_zipapp's docstring:
+    `python3 -I ssdwear.pyz`, never `python3 ssdwear.pyz`."""
+    places = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "tools" / "build_zipapp.py",
+              ROOT / "contrib" / "freebsd" / "periodic" / "daily" / "410.status-ssdwear"]
+    run = re.compile(r"python3?(?:\.\d+)?((?:\s+-\w+)*)\s+\S*ssdwear\.pyz")  # the interpreter's flags before it
+    runs = {str(p.relative_to(ROOT)): run.findall(" ".join(p.read_text().split())) for p in places}
+    assert all(runs[name] for name in ("README.md", "docs/install.md", "tools/build_zipapp.py",
+                                       "contrib/freebsd/periodic/daily/410.status-ssdwear"))
+    assert {name: flags for name, found in runs.items() for flags in found if "-I" not in flags.split()} == {}
 
 
 def test_a_bare_interpreter_reports_from_a_read_only_place_and_writes_nothing(shelf: Path) -> None:
