@@ -68,11 +68,24 @@ def _named(attr: Attribute, names: str, any_name: bool) -> bool:
     return bool(re.match(names, attr.name)) if attr.name else any_name
 
 
-def _ata_counter(snap: Snapshot, spec: FineCounter) -> CounterReading | None:
+def _copy_of_normalised(attrs: Sequence[Attribute], spec: FineCounter, warnings: list[str]) -> bool:
+    """Whether the counter's raw is its attribute's normalised value copied (FineCounter.raw_may_copy_normalised),
+    said in a warning."""
+    copied = [a for a in attrs if spec.raw_may_copy_normalised and a.value is not None and a.raw == a.value]
+    for a in copied:
+        warnings.append(f"attribute {a.id} {a.name or '(unnamed)'} raw {a.raw} equals its normalised value: a copy "
+                        f"of the wear indicator, not an average erase count (read as one it would fall as the drive "
+                        f"wears, as on Samsung's PM851 OEM firmwares); {spec.source} is not used")
+    return bool(copied)
+
+
+def _ata_counter(snap: Snapshot, spec: FineCounter, warnings: list[str]) -> CounterReading | None:
     attrs = [snap.attr(i) for i in spec.ids]
     if any(a is None or a.raw is None or not _named(a, spec.names, spec.any_name) for a in attrs):
         return None
     present = [a for a in attrs if a is not None]
+    if _copy_of_normalised(present, spec, warnings):
+        return None
     value = sum(a.raw or 0 for a in present)
     detail = " + ".join(f"{a.id} {a.name or '(unnamed)'}" for a in present)
     detail = f"attribute{'s' if len(present) > 1 else ''} {detail} = {value:,} ({spec.unit}s)"
@@ -94,9 +107,11 @@ def _nand_bytes(snap: Snapshot) -> CounterReading | None:
     return CounterReading("nand_bytes_written", "media", count.bytes, "byte", 1, count.source + f" ({unit} units)")
 
 
-def ata_counters(snap: Snapshot) -> list[CounterReading]:
+def ata_counters(snap: Snapshot, warnings: list[str] | None = None) -> list[CounterReading]:
     """The finer counters an ATA reading offers: NAND writes (bytes, else pages), an average erase count (rated
-    where the drive says so), host writes; at most one of each source."""
+    where the drive says so), host writes; at most one of each source. A counter the reading shows to be no count
+    is left out, with a warning."""
+    said: list[str] = warnings if warnings is not None else []
     found: dict[str, CounterReading] = {}
     nand = _nand_bytes(snap)
     if nand is not None:
@@ -104,7 +119,7 @@ def ata_counters(snap: Snapshot) -> list[CounterReading]:
     for spec in (*family_of(snap).fine, *NAMED_FINE):
         if spec.source in found or (spec.source == "nand_pages_written" and nand is not None):
             continue
-        reading = _ata_counter(snap, spec)
+        reading = _ata_counter(snap, spec, said)
         if reading is not None:
             found[spec.source] = reading
     host = counters.ata_host_written(snap)
@@ -297,7 +312,7 @@ def finer_counters(snap: Snapshot, notes: list[str] | None = None, warnings: lis
     """Every finer counter of this reading that every layer can hold (storable), the ones that count wear first
     (rated, then media, then erase), host writes last."""
     found = nvme_counters(snap, notes) if snap.interface == "nvme" else \
-        ata_counters(snap) if snap.interface == "ata" else []
+        ata_counters(snap, warnings) if snap.interface == "ata" else []
     order = {"media": 1, "erase": 2, "host": 3}
     return sorted(storable(found, warnings), key=lambda c: (c.rated is None, order[c.kind]))
 

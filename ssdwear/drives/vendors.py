@@ -21,10 +21,12 @@ _PAGES = FineCounter("nand_pages_written", "media", (247, 248),
                      r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
 
 # Samsung 177 Wear_Leveling_Count: normalized = life remaining; raw = average erase cycles (drivedb.h "Samsung based
-# SSDs", line 2256, keeps smartctl's default name), on every Samsung SSD.
+# SSDs", line 2256, keeps smartctl's default name), on every Samsung SSD but the PM851 OEM drives (their row below).
+# A raw equal to the normalised value is the PM851 OEM firmwares' copy of the indicator, not a count: on a drive of
+# another row too it is a warning, not a figure (raw_may_copy_normalised).
 SAMSUNG_177 = WearAttribute(177, "samsung_177_wear_leveling_count", "Wear_Leveling_Count")
 SAMSUNG_ERASES = FineCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle",
-                             any_name=True)
+                             any_name=True, raw_may_copy_normalised=True)
 # Samsung's data-centre SATA drives of that entry (its model expressions, line by line: PM863, PM863a, SM863(a),
 # PM883, PM893/897 and HPE's PM893): the attributes its comments tag "PM863, PM893". 251 NAND_Writes counts
 # 512-byte sectors written to the flash (beside 241 Total_LBAs_Written: the corpus PM863a, PM883, SM863 and PM893
@@ -44,6 +46,14 @@ SAMSUNG_TIMED = TimedWorkload(ids=(245, 246, 247), labels=("attribute 245", "att
 SANDISK_245 = WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0)
 
 FAMILIES: tuple[Family, ...] = (
+    # Samsung PM851 OEM (drivedb.h's PM851 model expression, line 2300, in the entry of line 2256): 177's raw is its
+    # normalised value, not an average erase count, on both firmwares seen: the corpus MZ7TE256HMHP-00000 on EXT0100Q
+    # reads 098/98 at 57,026 hours and 095/95 at 69,842 (read as a count, its erases would have fallen as the wear
+    # rose), linuxhw/EnterpriseDrive SSD/Samsung/MZ7/MZ7TE256HMHP-00004/4258984E1B4D on EXT0300Q 092/92 (179
+    # Used_Rsvd_Blk_Cnt_Tot is 100/100 on all three). Only the normalised 177 is read; 241 counts sectors.
+    Family("Samsung PM851 OEM", f"{DRIVEDB} 'Samsung based SSDs', line 2256 (its PM851 model expression); corpus "
+           "MZ7TE256HMHP-00000 (EXT0100Q), linuxhw/EnterpriseDrive MZ7TE256HMHP-00004 (EXT0300Q)",
+           model=r"SAMSUNG MZ[7N]TE(128|256|512)HM(HP|JH)-.*", family=r"Samsung based SSDs", wear=(SAMSUNG_177,)),
     Family("Samsung data-centre SATA (PM863/PM863a/SM863/PM883/PM893)",
            f"{DRIVEDB} 'Samsung based SSDs', line 2256 (its PM863, PM863a, SM863(a), PM883, PM893/897 and HPE "
            "models; the attributes tagged 'PM863, PM893'); corpus MZ7LM240HMHQ, MZ7KM480HMHQ, MZ7LH960HAJR, "

@@ -62,6 +62,10 @@ class FineCounter:
     any_name: bool = False
     rated_id: int | None = None  # the attribute whose raw is the drive's rated count
     rated_names: str = ""
+    # Some firmwares print the attribute's normalised value as its raw too (Samsung's PM851 OEM drives, 177): a raw
+    # equal to the normalised value is then a copy of the wear indicator, not a count (read as one it would fall as
+    # the drive wears): a warning, and no figure.
+    raw_may_copy_normalised: bool = False
 
 
 @dataclass(frozen=True)

@@ -59,3 +59,9 @@ changed("issue 27.6: SanDisk CloudSpeed's row reads 178 SSD_LifeLeft(0.01%), lif
             "linuxhw-EnterpriseDrive__sandisk-sdlf1dar-480g-1ha1__1.txt": {
                 "used_percent": ("7.0", "7.76"),
                 "used_source": ("ata_devstat_percentage_used", "sandisk_178_life_left")}})
+changed("issue 27.8: the Samsung PM851 OEM row reads only 177's normalised value: its raw copies it (98/98, then "
+        "95/95 on the same drive), so it is no average erase count (the rows were added from the tree before that "
+        "row)", {
+            f"linuxhw-EnterpriseDrive__samsung-mz7te256hmhp-00000__{n}.txt": {
+                "fine_source": ("average_erase_count", "-"), "counter": ("average_erase_count", "host_bytes_written")}
+            for n in (1, 2)})

@@ -119,3 +119,34 @@ def test_status_names_a_samsung_timer_by_its_attribute(tmp_path: Path) -> None:
                          App(runner=ReplayRunner(folder), clock=lambda: T0))
     assert "247 window  65535, not valid" in result.stdout, result.stdout
     assert "E4h" not in result.stdout
+
+
+# ------------------------------------------------------------------------------------------------
+# Samsung PM851 OEM (item 8): 177's raw is its normalised value copied, not an average erase count
+
+PM851 = ["linuxhw-EnterpriseDrive__samsung-mz7te256hmhp-00000__1.txt",  # 098/98 at 57,026 h
+         "linuxhw-EnterpriseDrive__samsung-mz7te256hmhp-00000__2.txt"]  # 095/95 at 69,842 h
+
+
+@pytest.mark.parametrize("name,used", [(PM851[0], 2), (PM851[1], 5)], ids=PM851)
+def test_samsung_pm851_oem_177_raw_is_no_erase_count(name: str, used: int) -> None:
+    drive = _one(CORPUS / name)
+    assert (drive["used_percent"], drive["used_source"]) == (used, "samsung_177_wear_leveling_count")
+    assert [c["source"] for c in drive["counters"]] == ["host_bytes_written"]
+    assert drive["used_fine"] is None and drive["warnings"] == []
+
+
+def test_samsung_pm851_oem_readings_are_projected_from_177_normalised() -> None:
+    drives = analyze(*[CORPUS / n for n in PM851], args=("--same-drive",))
+    (drive,) = drives
+    assert drive["used_fine"] is None and drive["window"]["counter"] == "samsung_177_wear_leveling_count"
+    assert drive["window"]["wear_percent"] == 3
+
+
+def test_a_samsung_177_raw_equal_to_its_normalised_value_is_a_warning_not_a_figure() -> None:
+    drive = _one(FAMILIES / "samsung-850-evo-177-raw-copies-normalised.txt")  # the broad Samsung row
+    assert drive["used_percent"] == 27 and drive["used_fine"] is None
+    assert "average_erase_count" not in [c["source"] for c in drive["counters"]]
+    (warning,) = drive["warnings"]
+    assert warning.startswith("attribute 177 Wear_Leveling_Count raw 73 equals its normalised value: a copy of the "
+                              "wear indicator, not an average erase count")
