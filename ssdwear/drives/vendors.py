@@ -158,6 +158,20 @@ FAMILIES: tuple[Family, ...] = (
            names={165: "Max_Erase_Count", 167: "Average_Erase_Count", 168: "Max_Erase_Count_of_Spec",
                   241: "Host_Writes_32MiB", 242: "Host_Reads_32MiB", 248: "Lifetime_Remaining%"},
            names_from="drivedb.h 'Silicon Motion based SSDs' and 'StorFly CFast SATA 6Gbps SSDs'"),
+    # Silicon Motion's own and OEM entries (drivedb.h "Silicon Motion based SSDs", line 2524, and "Silicon Motion
+    # based OEM SSDs", line 2703), by the family smartctl prints (their model lists are long, and a smartctl without
+    # them prints none of these names): 245 TLC_Writes_32MiB plus 246 SLC_Writes_32MiB are the NAND writes. The entry
+    # doubts 245's unit on one member (its comment: "TS128GMSA370I: Flash Write Sector Count"), so the sum is used
+    # only where it agrees with the wear indicator (counters.doubted_unit): on the corpus Transcend TS32GMTS400,
+    # 136,733 x 32 MiB is 143 full writes of its 32 GB at 169's 4 % used, a rated 2,866-3,582 cycles, beside its own
+    # 168 Max_Erase_Count_of_Spec of 3,000 (and 167's 132 average erases, 4.4 %); write amplification 4.52. The OEM
+    # entry's comments also doubt 241/242 "not 32MiB" on some models: host writes in a vendor attribute are held to
+    # the drive's hours and wear already (counters.too_small), and Device Statistics come first where printed.
+    Family("Silicon Motion", f"{DRIVEDB} 'Silicon Motion based SSDs' (line 2524), 'Silicon Motion based OEM SSDs' "
+           "(line 2703); corpus TS32GMTS400", family_alone=r"Silicon Motion based (?:OEM )?SSDs",
+           nand_written=(Counter(245, name_must_match=r"^(?:TLC|SLC)_Writes_32MiB$", plus=(246,),
+                                 unit_doubted="drivedb.h doubts 245's unit on some Silicon Motion drives "
+                                              "('TS128GMSA370I: Flash Write Sector Count')"),)),
     # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
     # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
     # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.

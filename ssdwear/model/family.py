@@ -46,6 +46,11 @@ class Counter:
     lba_names: tuple[str, ...] = ()
     sectors_as: str | None = None
     name_must_match: str | None = None  # a regex the name must match before its unit is believed
+    # Attributes in the same unit added to it where the drive has them (Silicon Motion's 246 SLC writes to 245's TLC).
+    plus: tuple[int, ...] = ()
+    # Where the drive database's own comments doubt the unit on some members (what they say): the count is then
+    # used only where it agrees with the drive's wear indicator (drives/counters.py doubted_unit).
+    unit_doubted: str = ""
 
 
 @dataclass(frozen=True)

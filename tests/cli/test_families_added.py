@@ -150,3 +150,32 @@ def test_a_samsung_177_raw_equal_to_its_normalised_value_is_a_warning_not_a_figu
     (warning,) = drive["warnings"]
     assert warning.startswith("attribute 177 Wear_Leveling_Count raw 73 equals its normalised value: a copy of the "
                               "wear indicator, not an average erase count")
+
+
+# ------------------------------------------------------------------------------------------------
+# Silicon Motion: 245 TLC + 246 SLC writes in 32 MiB, a unit drivedb.h doubts, checked against the indicator
+
+TRANSCEND = CORPUS / "smartctl_exporter__transcend-ts32gmts400__1.json"
+
+
+def test_silicon_motion_245_tlc_writes_give_the_write_amplification() -> None:
+    writes = _one(TRANSCEND)["writes"]
+    assert writes["nand_bytes_written"] == 136_733 * 32 * 2**20 and writes["write_amplification"] == 4.52
+    assert writes["sources"]["nand_bytes_written"] == "attribute 245 TLC_Writes_32MiB x 32 MiB"
+
+
+def test_silicon_motion_246_slc_writes_are_added() -> None:
+    writes = _one(FAMILIES / "smi-246-slc-writes.txt")["writes"]
+    assert writes["nand_bytes_written"] == (136_733 + 10_000) * 32 * 2**20
+    assert writes["sources"]["nand_bytes_written"] == ("attribute 245 TLC_Writes_32MiB x 32 MiB + attribute 246 "
+                                                       "SLC_Writes_32MiB x 32 MiB")
+
+
+def test_silicon_motion_245_that_disagrees_with_the_indicator_is_not_used() -> None:
+    drive = _one(FAMILIES / "smi-245-in-sectors.txt")
+    assert drive["writes"]["nand_bytes_written"] is None and drive["used_percent"] == 4
+    (warning,) = drive["warnings"]
+    assert warning.startswith("attribute 245 TLC_Writes_32MiB x 32 MiB is not used: drivedb.h doubts 245's unit")
+    writes = 136_733 * 65_536 * 32 * 2**20 / 32_017_047_552  # x 32 MiB over the drive's capacity
+    assert f"{writes:,.0f} full writes of the capacity at 4 % used (smi_169_remaining_lifetime)" in warning, warning
+
