@@ -79,6 +79,19 @@ def _copy_of_normalised(attrs: Sequence[Attribute], spec: FineCounter, warnings:
     return bool(copied)
 
 
+_RAW16 = re.compile(r"(\d+) (\d+) (\d+)")
+
+
+def _raw_count(attr: Attribute, raw16_average: bool) -> int:
+    """The attribute's raw, or the average of the three erase counts a raw16 packs (FineCounter.raw16_average): the
+    words smartctl printed for the format, else those of the 48-bit number it printed for a drive it did not know."""
+    if not raw16_average:
+        return attr.raw or 0
+    printed = _RAW16.fullmatch(attr.raw_string.strip())
+    words = [int(w) for w in printed.groups()] if printed else [((attr.raw or 0) >> s) & 0xFFFF for s in (32, 16, 0)]
+    return sorted(words)[1]
+
+
 def _ata_counter(snap: Snapshot, spec: FineCounter, warnings: list[str]) -> CounterReading | None:
     attrs = [snap.attr(i) for i in spec.ids]
     if any(a is None or a.raw is None or not _named(a, spec.names, spec.any_name) for a in attrs):
@@ -86,8 +99,10 @@ def _ata_counter(snap: Snapshot, spec: FineCounter, warnings: list[str]) -> Coun
     present = [a for a in attrs if a is not None]
     if _copy_of_normalised(present, spec, warnings):
         return None
-    value = sum(a.raw or 0 for a in present)
+    value = sum(_raw_count(a, spec.raw16_average) for a in present)
     detail = " + ".join(f"{a.id} {a.name or '(unnamed)'}" for a in present)
+    if spec.raw16_average:
+        detail += " (of its three 16-bit counts, the one between the other two)"
     detail = f"attribute{'s' if len(present) > 1 else ''} {detail} = {value:,} ({spec.unit}s)"
     rated, rated_detail = None, ""
     if spec.rated_id is not None:

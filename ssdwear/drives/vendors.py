@@ -172,6 +172,25 @@ FAMILIES: tuple[Family, ...] = (
            nand_written=(Counter(245, name_must_match=r"^(?:TLC|SLC)_Writes_32MiB$", plus=(246,),
                                  unit_doubted="drivedb.h doubts 245's unit on some Silicon Motion drives "
                                               "('TS128GMSA370I: Flash Write Sector Count')"),)),
+    # Seagate BarraCuda (120) and IronWolf (Pro) 125 SSDs (drivedb.h "Seagate BarraCuda series SSD", line 5441, and
+    # "Seagate IronWolf (Pro) 125 SSDs", line 5555: the same attributes): 173 Max/Avg/Min_Erase_Ct packs three erase
+    # counts in 16-bit words, and the average is the one between the other two (the real IronWolf ZA500NM10002 in
+    # the corpus: 0x5003f004c, words 5, 63, 76 highest first, not in the name's order; 63 erase cycles at 3 % used);
+    # 233 Flash_Writes_GiB the NAND writes (24,830 GiB, as its 235 Flash_Writes_Sectors x 512 within 0.01 %: write
+    # amplification 1.55), 241/242 Host_Writes_GiB/Host_Reads_GiB (16,025 GiB = Device
+    # Statistics' Logical Sectors Written x 512). smartctl 7.1 knew neither entry and printed its defaults (names).
+    Family("Seagate BarraCuda / IronWolf 125", f"{DRIVEDB} 'Seagate BarraCuda series SSD' (line 5441), 'Seagate "
+           "IronWolf (Pro) 125 SSDs' (line 5555); corpus IronWolf ZA500NM10002-2ZG101",
+           model=r"Seagate (?:SSD|BarraCuda (?:120 )?SSD ZA(?:250|500|1000|2000)CM1000[23])|"
+                 r"Seagate IronWolf ZA(?:250|500|1000|2000|4000)NM10002-.*|"
+                 r"Seagate IronWolfPro ZA(?:240|480|960|1920|3840)NX10001-.*",
+           fine=(FineCounter("average_erase_count", "erase", (173,), r"^Max/Avg/Min_Erase_C(?:ount|t)$", "erase cycle",
+                             raw16_average=True),),
+           host_written=(Counter(241, GiB, "1 GiB"),), host_read=(Counter(242, GiB, "1 GiB"),),
+           nand_written=(Counter(233, GiB, "1 GiB"), Counter(235, lba_names=("Flash_Writes_Sectors",))),
+           names={173: "Max/Avg/Min_Erase_Ct", 233: "Flash_Writes_GiB", 235: "Flash_Writes_Sectors",
+                  241: "Host_Writes_GiB", 242: "Host_Reads_GiB"},
+           names_from="drivedb.h 'Seagate IronWolf (Pro) 125 SSDs'"),
     # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
     # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
     # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.

@@ -71,6 +71,10 @@ class FineCounter:
     # equal to the normalised value is then a copy of the wear indicator, not a count (read as one it would fall as
     # the drive wears): a warning, and no figure.
     raw_may_copy_normalised: bool = False
+    # The raw packs a minimum, an average and a maximum erase count in three 16-bit words (smartctl's raw16; the
+    # entries' names disagree on their order: Seagate's 173 Max/Avg/Min_Erase_Ct, Lenovo's Erase_Cycles_Avg_Max_Mn):
+    # the average is the one between the other two.
+    raw16_average: bool = False
 
 
 @dataclass(frozen=True)

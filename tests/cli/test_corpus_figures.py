@@ -69,3 +69,10 @@ changed("issue 27.6: the Silicon Motion row reads 245 TLC_Writes_32MiB (+ 246 SL
         "doubts on some members, used where it agrees with the indicator (143 full writes at 4 % used)", {
             "smartctl_exporter__transcend-ts32gmts400__1.json": {
                 "write_amplification": ("-", "4.52"), "nand_bytes_written": ("-", "4587998150656")}})
+changed("issue 27.6: the Seagate BarraCuda / IronWolf 125 row reads 233 Flash_Writes_GiB (the NAND writes, the finest "
+        "wear counter: write amplification 1.55) and 173's middle word as the average erase count (the row was added "
+        "from the tree before that row)", {
+            "linuxhw-EnterpriseDrive__seagate-ironwolf-za500nm10002-2zg101__1.txt": {
+                "fine_source": ("-", "nand_bytes_written"), "write_amplification": ("-", "1.55"),
+                "nand_bytes_written": ("-", "26661009489920"),
+                "counter": ("host_bytes_written", "nand_bytes_written")}})

@@ -179,3 +179,35 @@ def test_silicon_motion_245_that_disagrees_with_the_indicator_is_not_used() -> N
     writes = 136_733 * 65_536 * 32 * 2**20 / 32_017_047_552  # x 32 MiB over the drive's capacity
     assert f"{writes:,.0f} full writes of the capacity at 4 % used (smi_169_remaining_lifetime)" in warning, warning
 
+
+# ------------------------------------------------------------------------------------------------
+# Seagate BarraCuda / IronWolf 125: 173 Max/Avg/Min_Erase_Ct's middle word; 233 Flash_Writes_GiB; 241 in GiB
+
+IRONWOLF = CORPUS / "linuxhw-EnterpriseDrive__seagate-ironwolf-za500nm10002-2zg101__1.txt"
+
+
+def test_seagate_125_173_count_between_the_other_two_is_its_average_erase_count() -> None:
+    drive = _one(IRONWOLF)  # smartctl 7.1 printed 173 as one 48-bit number: 0x5003f004c, words 5, 63, 76
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert erase["value"] == 63
+    assert erase["detail"].startswith("attribute 173 Max/Avg/Min_Erase_Ct (of its three 16-bit counts, the one "
+                                      "between the other two) = 63")
+
+
+def test_seagate_125_173_as_a_newer_smartctl_prints_it() -> None:
+    drive = _one(FAMILIES / "seagate-ironwolf-173-raw16.txt")  # '5 63 76', as raw16 prints it
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert erase["value"] == 63
+
+
+def test_seagate_125_flash_writes_give_the_write_amplification() -> None:
+    writes = _one(IRONWOLF)["writes"]
+    assert writes["nand_bytes_written"] == 24_830 * 2**30 and writes["write_amplification"] == 1.55
+    assert writes["sources"]["nand_bytes_written"] == "attribute 233 Flash_Writes_GiB x 1 GiB"
+
+
+def test_seagate_125_host_writes_in_gib_without_device_statistics() -> None:
+    writes = _one(FAMILIES / "seagate-ironwolf-no-device-statistics.txt")["writes"]
+    assert writes["host_bytes_written"] == 16_025 * 2**30
+    assert writes["sources"]["host_bytes_written"] == "attribute 241 Host_Writes_GiB x 1 GiB"
+
