@@ -104,6 +104,11 @@ def _ata_counter(snap: Snapshot, spec: FineCounter, warnings: list[str]) -> Coun
     if spec.raw16_average:
         detail += " (of its three 16-bit counts, the one between the other two)"
     detail = f"attribute{'s' if len(present) > 1 else ''} {detail} = {value:,} ({spec.unit}s)"
+    if spec.between is not None:
+        low, high = (b.raw if (b := snap.attr(i)) is not None else None for i in spec.between)
+        if low is None or high is None or not low <= value <= high:
+            return None
+        detail += f", between attribute {spec.between[0]}'s {low:,} and {spec.between[1]}'s {high:,}"
     rated, rated_detail = None, ""
     if spec.rated_id is not None:
         r = snap.attr(spec.rated_id)

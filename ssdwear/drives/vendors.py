@@ -198,6 +198,26 @@ FAMILIES: tuple[Family, ...] = (
            model=r"TOSHIBA KSG60Z[A-Z]{2}\d{3}G\b.*",
            wear=(WearAttribute(177, "toshiba_177_wear_leveling_count", "Wear_Leveling_Count"),),
            host_written=(Counter(241, 32 * MiB, "32 MiB"),), host_read=(Counter(242, 32 * MiB, "32 MiB"),)),
+    # SK hynix's client SATA drives and the Gold S31 (drivedb.h "SK hynix SATA SSDs", line 3479, its model
+    # expressions): 241 Total_Writes_GB counts GB (the entry: "SC31: ~GB, not GiB (#1517)"; the corpus SHGS31-1000GS-2:
+    # 114,040 = Device Statistics' Logical Sectors Written x 512 / 10^9 to the GB); the average erase count is 173
+    # Wear_Leveling_Count (the entry's name) or, on the S31, which prints no 173, 177 at smartctl's default name
+    # Wear_Leveling_Count (the entry leaves 177 unnamed): read only where it lies between the entry's 168
+    # Min_Erase_Count and 169 Max_Erase_Count (the S31: 116 <= 149 <= 180, at 4 % used). 234 Unknown_SK_hynix_Attrib
+    # is not read: the entry gives it no name or unit (161,847 on the S31 would be a write amplification of 1.42 in
+    # GB, 1.52 in GiB). 233 Media_Wearout_Indicator as the broad row below.
+    Family("SK hynix client SATA / Gold S31", f"{DRIVEDB} 'SK hynix SATA SSDs', line 3479; corpus SHGS31-1000GS-2",
+           model=r"SK ?hynix (?:SC(?:210|300|308|311|313|401)|SH920) .*|"
+                 r"HFS(?:128|256|512)G3[29A]MN[BD]-(?:2200|3[23]10)A|HFS(?:128|256|512)G3[29]MND-3(?:312|510)A|"
+                 r"HFS(?:128|256|512)G39TND-N210A|HFS(?:120|250|500)G32TND-N1A2A|HFS(?:128|256|512)G32TNF-N3A0A|"
+                 r"SHGS31-(?:250|500|1000)GS-2",
+           family=r"SK hynix SATA SSDs", wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),),
+           fine=tuple(FineCounter("average_erase_count", "erase", (i,), r"^Wear_Leveling_Count$", "erase cycle",
+                                  between=(168, 169)) for i in (173, 177)),
+           host_written=(Counter(241, 1_000_000_000, "1 GB"),), host_read=(Counter(242, 1_000_000_000, "1 GB"),),
+           names={100: "Total_Erase_Count", 168: "Min_Erase_Count", 169: "Max_Erase_Count", 173: "Wear_Leveling_Count",
+                  234: "Unknown_SK_hynix_Attrib", 241: "Total_Writes_GB", 242: "Total_Reads_GB"},
+           names_from="drivedb.h 'SK hynix SATA SSDs'"),
     # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
     Family("SK hynix / Toshiba", f"{DRIVEDB} 'SK hynix SATA SSDs' (line 3479; 3542); Toshiba's SATA SSDs in the "
            "corpus", model=r"(?i)(?:SH[GY]S|HFS\d).*|.*SK ?hynix.*|(?:TOSHIBA (?:KHK|THNS|HK\d)|KHK|THNSN).*",

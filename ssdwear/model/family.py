@@ -75,6 +75,9 @@ class FineCounter:
     # entries' names disagree on their order: Seagate's 173 Max/Avg/Min_Erase_Ct, Lenovo's Erase_Cycles_Avg_Max_Mn):
     # the average is the one between the other two.
     raw16_average: bool = False
+    # The attributes of the drive's minimum and maximum erase counts an average must lie between (both printed) to
+    # be read as one (SK hynix's 168/169: its 177 kept at smartctl's default name is the average only between them).
+    between: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -76,3 +76,7 @@ changed("issue 27.6: the Seagate BarraCuda / IronWolf 125 row reads 233 Flash_Wr
                 "fine_source": ("-", "nand_bytes_written"), "write_amplification": ("-", "1.55"),
                 "nand_bytes_written": ("-", "26661009489920"),
                 "counter": ("host_bytes_written", "nand_bytes_written")}})
+changed("issue 27.6: the SK hynix client / Gold S31 row reads the S31's 177 Wear_Leveling_Count (149, between its 168 "
+        "minimum 116 and 169 maximum 180 erase counts) as its average erase count", {
+            "linuxhw-EnterpriseDrive__sk-hynix-shgs31-1000gs-2__1.txt": {
+                "fine_source": ("-", "average_erase_count"), "counter": ("host_bytes_written", "average_erase_count")}})

@@ -211,3 +211,27 @@ def test_seagate_125_host_writes_in_gib_without_device_statistics() -> None:
     assert writes["host_bytes_written"] == 16_025 * 2**30
     assert writes["sources"]["host_bytes_written"] == "attribute 241 Host_Writes_GiB x 1 GiB"
 
+
+# ------------------------------------------------------------------------------------------------
+# SK hynix client SATA / Gold S31: 241 in GB; the average erase count between 168's minimum and 169's maximum
+
+SHGS31 = CORPUS / "linuxhw-EnterpriseDrive__sk-hynix-shgs31-1000gs-2__1.txt"
+
+
+def test_sk_hynix_s31_177_between_its_minimum_and_maximum_is_its_average_erase_count() -> None:
+    drive = _one(SHGS31)
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert erase["value"] == 149
+    assert erase["detail"] == ("attribute 177 Wear_Leveling_Count = 149 (erase cycles), between attribute 168's 116 "
+                               "and 169's 180")
+
+
+def test_sk_hynix_177_outside_its_minimum_and_maximum_is_not_read() -> None:
+    drive = _one(FAMILIES / "sk-hynix-s31-177-above-maximum.txt")
+    assert "average_erase_count" not in [c["source"] for c in drive["counters"]]
+
+
+def test_sk_hynix_s31_241_counts_gb_without_device_statistics() -> None:
+    writes = _one(FAMILIES / "sk-hynix-s31-no-device-statistics.txt")["writes"]
+    assert writes["host_bytes_written"] == 114_040 * 10**9
+    assert writes["sources"]["host_bytes_written"] == "attribute 241 Total_Writes_GB x 1 GB"
