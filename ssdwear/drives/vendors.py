@@ -46,6 +46,17 @@ SAMSUNG_TIMED = TimedWorkload(ids=(245, 246, 247), labels=("attribute 245", "att
 SANDISK_245 = WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0)
 
 FAMILIES: tuple[Family, ...] = (
+    # Lenovo's OEM Intel D3-S4510 (drivedb.h "Lenovo OEM Intel D3-S4510 Series SSDs", line 2045; its model expression,
+    # printed family): 173 Erase_Cycles_Avg_Max_Mn packs the average, maximum and minimum erase cycles in three 16-bit
+    # words (the entry's comment), read as the one between the other two, as Seagate's 173 (the entry's order is not
+    # the printed order there). The entry names no timed workload (226-228) and no reset: none is read or sent.
+    Family("Lenovo OEM Intel D3-S4510", f"{DRIVEDB} 'Lenovo OEM Intel D3-S4510 Series SSDs', line 2045",
+           model=r"SSDSC(?:2K|KK)[BG](?:240G|480G|960G|019T|038T|076T)8L[ ]+[^ ]+LEN",
+           family=r"Lenovo OEM Intel D3-S4510 Series SSDs",
+           fine=(FineCounter("average_erase_count", "erase", (173,), r"^Erase_Cycles_Avg_Max_Mn$", "erase cycle",
+                             raw16_average=True),),
+           names={100: "Gigabytes_Erased", 173: "Erase_Cycles_Avg_Max_Mn", 177: "Wear_Delta_Avg_Max_Min"},
+           names_from="drivedb.h 'Lenovo OEM Intel D3-S4510 Series SSDs'"),
     # Samsung PM851 OEM (drivedb.h's PM851 model expression, line 2300, in the entry of line 2256): 177's raw is its
     # normalised value, not an average erase count, on both firmwares seen: the corpus MZ7TE256HMHP-00000 on EXT0100Q
     # reads 098/98 at 57,026 hours and 095/95 at 69,842 (read as a count, its erases would have fallen as the wear

@@ -235,3 +235,13 @@ def test_sk_hynix_s31_241_counts_gb_without_device_statistics() -> None:
     writes = _one(FAMILIES / "sk-hynix-s31-no-device-statistics.txt")["writes"]
     assert writes["host_bytes_written"] == 114_040 * 10**9
     assert writes["sources"]["host_bytes_written"] == "attribute 241 Total_Writes_GB x 1 GB"
+
+
+# ------------------------------------------------------------------------------------------------
+# Lenovo's OEM Intel D3-S4510: 173 Erase_Cycles_Avg_Max_Mn, the count between the other two
+
+def test_lenovo_d3_s4510_173_is_its_average_erase_count() -> None:
+    drive = _one(FAMILIES / "lenovo-d3-s4510-173.txt")  # '12 14 9'
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert erase["value"] == 12 and erase["detail"].startswith("attribute 173 Erase_Cycles_Avg_Max_Mn")
+    assert drive["window"] is None  # the entry names no timed workload: 226-228 are not read
