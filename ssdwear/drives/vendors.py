@@ -202,6 +202,15 @@ FAMILIES: tuple[Family, ...] = (
            names={173: "Max/Avg/Min_Erase_Ct", 233: "Flash_Writes_GiB", 235: "Flash_Writes_Sectors",
                   241: "Host_Writes_GiB", 242: "Host_Reads_GiB"},
            names_from="drivedb.h 'Seagate IronWolf (Pro) 125 SSDs'"),
+    # Maxio-based drives (drivedb.h "Maxio based SSDs (variant 1)" to "(variant 4)", lines 606, 647, 708, 748), by
+    # the family smartctl prints (their entries match generic model strings by firmware): the average erase count is
+    # 208 Avg_Erase_Count (variants 1, 2) or 167 Average_Erase_Count (variants 3, 4), without a rated count (168 is
+    # SATA_PHY_Error_Count there): calibrated from the indicator, as any unrated counter.
+    Family("Maxio", f"{DRIVEDB} 'Maxio based SSDs (variant 1)' (line 606), 'Maxio based SSDs (variant 2)' "
+           "(line 647), 'Maxio based SSDs (variant 3)' (line 708), 'Maxio based SSDs (variant 4)' (line 748)",
+           family_alone=r"Maxio based SSDs \(variant [1-4]\)",
+           fine=(FineCounter("average_erase_count", "erase", (208,), r"^Avg_Erase_Count$", "erase cycle"),
+                 FineCounter("average_erase_count", "erase", (167,), r"^Average_Erase_Count$", "erase cycle"))),
     # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
     # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
     # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.

@@ -245,3 +245,15 @@ def test_lenovo_d3_s4510_173_is_its_average_erase_count() -> None:
     erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
     assert erase["value"] == 12 and erase["detail"].startswith("attribute 173 Erase_Cycles_Avg_Max_Mn")
     assert drive["window"] is None  # the entry names no timed workload: 226-228 are not read
+
+
+# ------------------------------------------------------------------------------------------------
+# Maxio: an average erase count without a rated count (208 on variants 1-2, 167 on variants 3-4)
+
+@pytest.mark.parametrize("name,detail", [("maxio-208-average-erase-count.txt", "attribute 208 Avg_Erase_Count"),
+                                         ("maxio-167-average-erase-count.txt", "attribute 167 Average_Erase_Count")])
+def test_maxio_average_erase_count_without_a_rating(name: str, detail: str) -> None:
+    drive = _one(FAMILIES / name)
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert (erase["value"], erase["rated"]) == (149, None) and erase["detail"].startswith(detail)
+    assert drive["used_fine"]["source"] == "average_erase_count" and drive["used_fine"]["calibration"] == "lifetime"
