@@ -238,6 +238,22 @@ FAMILIES: tuple[Family, ...] = (
            names={100: "Total_Erase_Count", 168: "Min_Erase_Count", 169: "Max_Erase_Count", 173: "Wear_Leveling_Count",
                   234: "Unknown_SK_hynix_Attrib", 241: "Total_Writes_GB", 242: "Total_Reads_GB"},
            names_from="drivedb.h 'SK hynix SATA SSDs'"),
+    # SK hynix's data-centre SATA drives (drivedb.h "SK hynix SATA SSDs", line 3542, its model expressions): 241
+    # Lifetime_NAND_Prg_GiB is the NAND writes, not the host's (the broad row read it as host writes, by its GiB
+    # name), 235 Lifetime_Writes_GiB the host writes, 242 Lifetime_Reads_GiB the host reads. The entry doubts its own
+    # name for 234 ("Lifetime_NAND_Prg_GiB // ?", the same name as 241): not read. 173 is Max_Erase_Count there, no
+    # average: not read either.
+    Family("SK hynix data-centre SATA (SE5110, HFS...FEH)", f"{DRIVEDB} 'SK hynix SATA SSDs', line 3542",
+           model=r"HFS(?:480|960|1T9|3T8)G3[2E]FEH-[7B][4A]10A|HFS(?:480|960|1T9|3T8)G3H2X069N|"
+                 r"SK HYNIX SE5110 (?:480|960|1920|3840)GB ZIRCON LITE 3DTLC",
+           family=r"SK hynix SATA SSDs", wear=(WearAttribute(233, "media_wearout_233", "Media_Wearout_Indicator"),),
+           host_written=(Counter(235, name_must_match=r"^Lifetime_Writes_GiB$"),),
+           host_read=(Counter(242, name_must_match=r"^Lifetime_Reads_GiB$"),),
+           nand_written=(Counter(241, name_must_match=r"^Lifetime_NAND_Prg_GiB$"),),
+           names={173: "Max_Erase_Count", 177: "Endurance_Limit_Met", 231: "SSD_Life_Left",
+                  234: "Lifetime_NAND_Prg_GiB", 235: "Lifetime_Writes_GiB", 241: "Lifetime_NAND_Prg_GiB",
+                  242: "Lifetime_Reads_GiB", 245: "SSD_Life_Left"},
+           names_from="drivedb.h 'SK hynix SATA SSDs' (line 3542)"),
     # SK hynix and Toshiba SATA SSDs: 233 Media_Wearout_Indicator normalized = remaining.
     Family("SK hynix / Toshiba", f"{DRIVEDB} 'SK hynix SATA SSDs' (line 3479; 3542); Toshiba's SATA SSDs in the "
            "corpus", model=r"(?i)(?:SH[GY]S|HFS\d).*|.*SK ?hynix.*|(?:TOSHIBA (?:KHK|THNS|HK\d)|KHK|THNSN).*",

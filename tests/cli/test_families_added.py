@@ -25,6 +25,13 @@ def _one(path: Path) -> dict[str, Any]:
     return drive
 
 
+def _writes(path: Path, what: str, count: int, source: str) -> dict[str, Any]:
+    """The drive's writes, whose `what` (host_bytes_written, nand_bytes_written) is `count` bytes read from `source`."""
+    writes: dict[str, Any] = _one(path)["writes"]
+    assert (writes[what], writes["sources"][what]) == (count, source)
+    return writes
+
+
 # ------------------------------------------------------------------------------------------------
 # Samsung data-centre SATA: 251 NAND_Writes in 512-byte sectors; 245-247 as Intel's E2h-E4h, never reset
 
@@ -159,16 +166,13 @@ TRANSCEND = CORPUS / "smartctl_exporter__transcend-ts32gmts400__1.json"
 
 
 def test_silicon_motion_245_tlc_writes_give_the_write_amplification() -> None:
-    writes = _one(TRANSCEND)["writes"]
-    assert writes["nand_bytes_written"] == 136_733 * 32 * 2**20 and writes["write_amplification"] == 4.52
-    assert writes["sources"]["nand_bytes_written"] == "attribute 245 TLC_Writes_32MiB x 32 MiB"
+    writes = _writes(TRANSCEND, "nand_bytes_written", 136_733 * 32 * 2**20, "attribute 245 TLC_Writes_32MiB x 32 MiB")
+    assert writes["write_amplification"] == 4.52
 
 
 def test_silicon_motion_246_slc_writes_are_added() -> None:
-    writes = _one(FAMILIES / "smi-246-slc-writes.txt")["writes"]
-    assert writes["nand_bytes_written"] == (136_733 + 10_000) * 32 * 2**20
-    assert writes["sources"]["nand_bytes_written"] == ("attribute 245 TLC_Writes_32MiB x 32 MiB + attribute 246 "
-                                                       "SLC_Writes_32MiB x 32 MiB")
+    _writes(FAMILIES / "smi-246-slc-writes.txt", "nand_bytes_written", (136_733 + 10_000) * 32 * 2**20,
+            "attribute 245 TLC_Writes_32MiB x 32 MiB + attribute 246 SLC_Writes_32MiB x 32 MiB")
 
 
 def test_silicon_motion_245_that_disagrees_with_the_indicator_is_not_used() -> None:
@@ -201,15 +205,13 @@ def test_seagate_125_173_as_a_newer_smartctl_prints_it() -> None:
 
 
 def test_seagate_125_flash_writes_give_the_write_amplification() -> None:
-    writes = _one(IRONWOLF)["writes"]
-    assert writes["nand_bytes_written"] == 24_830 * 2**30 and writes["write_amplification"] == 1.55
-    assert writes["sources"]["nand_bytes_written"] == "attribute 233 Flash_Writes_GiB x 1 GiB"
+    writes = _writes(IRONWOLF, "nand_bytes_written", 24_830 * 2**30, "attribute 233 Flash_Writes_GiB x 1 GiB")
+    assert writes["write_amplification"] == 1.55
 
 
 def test_seagate_125_host_writes_in_gib_without_device_statistics() -> None:
-    writes = _one(FAMILIES / "seagate-ironwolf-no-device-statistics.txt")["writes"]
-    assert writes["host_bytes_written"] == 16_025 * 2**30
-    assert writes["sources"]["host_bytes_written"] == "attribute 241 Host_Writes_GiB x 1 GiB"
+    _writes(FAMILIES / "seagate-ironwolf-no-device-statistics.txt", "host_bytes_written", 16_025 * 2**30,
+            "attribute 241 Host_Writes_GiB x 1 GiB")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -232,9 +234,8 @@ def test_sk_hynix_177_outside_its_minimum_and_maximum_is_not_read() -> None:
 
 
 def test_sk_hynix_s31_241_counts_gb_without_device_statistics() -> None:
-    writes = _one(FAMILIES / "sk-hynix-s31-no-device-statistics.txt")["writes"]
-    assert writes["host_bytes_written"] == 114_040 * 10**9
-    assert writes["sources"]["host_bytes_written"] == "attribute 241 Total_Writes_GB x 1 GB"
+    _writes(FAMILIES / "sk-hynix-s31-no-device-statistics.txt", "host_bytes_written", 114_040 * 10**9,
+            "attribute 241 Total_Writes_GB x 1 GB")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -257,3 +258,17 @@ def test_maxio_average_erase_count_without_a_rating(name: str, detail: str) -> N
     erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
     assert (erase["value"], erase["rated"]) == (149, None) and erase["detail"].startswith(detail)
     assert drive["used_fine"]["source"] == "average_erase_count" and drive["used_fine"]["calibration"] == "lifetime"
+
+
+# ------------------------------------------------------------------------------------------------
+# SK hynix data-centre SATA: 241 Lifetime_NAND_Prg_GiB is the NAND writes, 235 Lifetime_Writes_GiB the host's
+
+def test_sk_hynix_data_centre_241_is_nand_writes() -> None:
+    writes = _writes(FAMILIES / "sk-hynix-hfs480g32feh-nand.txt", "nand_bytes_written", 150_732 * 2**30,
+                     "attribute 241 Lifetime_NAND_Prg_GiB x 1 GiB")
+    assert writes["write_amplification"] == 1.42
+
+
+def test_sk_hynix_data_centre_host_writes_are_235_not_241() -> None:
+    _writes(FAMILIES / "sk-hynix-hfs480g32feh-no-device-statistics.txt", "host_bytes_written", 106_208 * 2**30,
+            "attribute 235 Lifetime_Writes_GiB x 1 GiB")
