@@ -211,6 +211,19 @@ FAMILIES: tuple[Family, ...] = (
            family_alone=r"Maxio based SSDs \(variant [1-4]\)",
            fine=(FineCounter("average_erase_count", "erase", (208,), r"^Avg_Erase_Count$", "erase cycle"),
                  FineCounter("average_erase_count", "erase", (167,), r"^Average_Erase_Count$", "erase cycle"))),
+    # SSSTC ER2/ER3/ER4/ER5 (drivedb.h "SSSTC ERX GD/CD Series SSDs", line 2858, its model expressions): 173
+    # Average_PE_Count is the average erase count; 243 the NAND writes in GiB, a unit the entry doubts (it names 243
+    # Total_NAND_Written, "// GiB?"; smartctl 7.4's older copy named it NAND_Writes_GiB), so used only where it
+    # agrees with the indicator (the corpus ER2-GD480: 733 GiB, 1.64 full writes at 0 % used, beside 173's 1 average
+    # erase). 241 Total_LBAs_Written and 242 Total_LBAs_Read have no unit in the entry (in 512-byte sectors 241's
+    # 1,134 would be 581 kB in 1,829 hours, in GiB more than the NAND writes): not read.
+    Family("SSSTC ERX GD/CD", f"{DRIVEDB} 'SSSTC ERX GD/CD Series SSDs', line 2858; corpus SSSTC ER2-GD480",
+           model=r"(?:SSSTC|SATA) ER[2-9]-[CG]D(?:(?:240|480|960|1920|3840|7680|15360)G?|1T92|3T84)A?|"
+                 r"AF[2-9]MA31DT[ED]LT(?:240|480|960|1920|3840|7680|15360)A?",
+           fine=(FineCounter("average_erase_count", "erase", (173,), r"^Average_PE_Count$", "erase cycle"),),
+           host_written=(), host_read=(),
+           nand_written=(Counter(243, GiB, "1 GiB",
+                                 unit_doubted="drivedb.h's entry doubts 243's unit ('Total_NAND_Written // GiB?')"),)),
     # Toshiba SG6 (KSG60ZMV/KSG60ZSE), in no drivedb.h entry and no public datasheet: in real outputs (linuxhw/SMART,
     # SSD/Toshiba/KSG60) 177 Wear_Leveling_Count normalised 095 and 093 sit beside Device Statistics' Percentage Used
     # 6 and 10 %, and 241/242 x 32 MiB equal Logical Sectors Written/Read x 512 to within 0.01 %.

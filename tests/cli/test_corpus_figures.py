@@ -80,3 +80,7 @@ changed("issue 27.6: the SK hynix client / Gold S31 row reads the S31's 177 Wear
         "minimum 116 and 169 maximum 180 erase counts) as its average erase count", {
             "linuxhw-EnterpriseDrive__sk-hynix-shgs31-1000gs-2__1.txt": {
                 "fine_source": ("-", "average_erase_count"), "counter": ("host_bytes_written", "average_erase_count")}})
+changed("issue 27.6: the SSSTC ERX row reads no host counter whose unit no source gives (241 read as sectors made 581 "
+        "kB in 1,829 hours and a write amplification of 1,355,566; the row was added from the tree before that row)", {
+            "linuxhw-EnterpriseDrive__ssstc-er2-gd480__1.txt": {
+                "write_amplification": ("1355566.5", "-"), "host_bytes_written": ("580608", "-")}})

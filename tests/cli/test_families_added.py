@@ -272,3 +272,15 @@ def test_sk_hynix_data_centre_241_is_nand_writes() -> None:
 def test_sk_hynix_data_centre_host_writes_are_235_not_241() -> None:
     _writes(FAMILIES / "sk-hynix-hfs480g32feh-no-device-statistics.txt", "host_bytes_written", 106_208 * 2**30,
             "attribute 235 Lifetime_Writes_GiB x 1 GiB")
+
+
+# ------------------------------------------------------------------------------------------------
+# SSSTC ERX: 173 Average_PE_Count; 243 NAND writes in a doubted GiB; no host counter of unknown unit
+
+def test_ssstc_173_and_243_and_no_host_writes_in_an_unknown_unit() -> None:
+    drive = _one(CORPUS / "linuxhw-EnterpriseDrive__ssstc-er2-gd480__1.txt")
+    erase = next(c for c in drive["counters"] if c["source"] == "average_erase_count")
+    assert (erase["value"], erase["detail"]) == (1, "attribute 173 Average_PE_Count = 1 (erase cycles)")
+    writes = drive["writes"]
+    assert writes["nand_bytes_written"] == 733 * 2**30
+    assert writes["host_bytes_written"] is None and writes["write_amplification"] is None
