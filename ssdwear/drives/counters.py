@@ -177,7 +177,9 @@ def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None
 def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     """Host writes: Device Statistics (exact, by the ATA standard), else the family's attribute, which must
     also be no fewer than the drive's hours and wear allow (too_small)."""
-    devstat = _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written")
+    # A statistic that cannot be true (all ones) is none: the attribute is then held to the floor as without one.
+    devstat = sane_bytes(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
+                         problems)
     attribute = _first(snap, families.host_written(families.family_of(snap)))
     if devstat is None and (reason := too_small(snap, sane_bytes(snap, attribute, None))) is not None:
         if problems is not None:

@@ -284,3 +284,10 @@ def test_ssstc_173_and_243_and_no_host_writes_in_an_unknown_unit() -> None:
     writes = drive["writes"]
     assert writes["nand_bytes_written"] == 733 * 2**30
     assert writes["host_bytes_written"] is None and writes["write_amplification"] is None
+
+
+def test_a_vendor_host_counter_beside_device_statistics_of_all_ones_is_held_to_the_floor() -> None:
+    drive = _one(FAMILIES / "unknown-drive-241-beside-devstat-all-ones.txt")  # no row: the generic 241 in sectors
+    assert drive["writes"]["host_bytes_written"] is None and drive["writes"]["write_amplification"] is None
+    assert any(w.startswith("attribute 241 Total_LBAs_Written x 512 B gives 580,608 B, fewer than this drive can have "
+                            "written") for w in drive["warnings"])
