@@ -135,10 +135,9 @@ def generate(db_path: Path, meta_path: Path, drives: int, years: float, log: Any
             rows = list(_series(p, hours, t0_ms, None, shape["intel"], shape["spare"], shape["media"]))
 
             def sample(row: tuple[Any, ...], shape: dict[str, Any] = shape) -> Sample:
-                return Sample(at=datetime.fromtimestamp(row[0] / 1000, tz=timezone.utc), power_on_hours=row[1],
-                              used_percent=row[2], used_source=shape["used_source"], host_bytes_written=row[4],
-                              host_bytes_read=row[5], e2h=row[7], e3h=row[8], e4h=row[9],
-                              available_spare=shape["spare"], media_errors=shape["media"])
+                named = dict(zip(ROW_FIELDS, row, strict=True))
+                return Sample(**{**named, "at": datetime.fromtimestamp(named["at"] / 1000, tz=timezone.utc),
+                                 "used_source": shape["used_source"]})
 
             # The first and the last sample go through add_sample (which registers the drive, its device path
             # and last_seen); the 87,598 in between through the bulk path.
@@ -218,13 +217,22 @@ def check_serials(meta: dict[str, Any]) -> None:
             raise RuntimeError(f"cached history serial {p['serial']} != {expected}: rerun with --regenerate")
 
 
+# The fields of the raw rows _series yields (and _bulk_insert writes), by the samples table's field table.
+ROW_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
+              "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors")
+
+
 def _bulk_insert(store: Any, key: str, rows: Any) -> None:
-    """Generated history the fast way: raw sample-table rows (without drive_id) for a drive add_sample registered."""
+    """Generated history the fast way: raw sample-table rows (ROW_FIELDS: ms, numbers, the used source's id) for a
+    drive add_sample registered."""
+    from ssdwear.host.store.columns import SAMPLE_COLUMNS
+
+    column = {c.field: c.column for c in SAMPLE_COLUMNS}
     (drive_id,) = store.db.execute("SELECT id FROM drives WHERE key = ?", (key,)).fetchone()
     store.db.execute("BEGIN IMMEDIATE")
     try:
-        store.db.executemany("INSERT INTO samples (drive_id, t, poh, used, used_src, host_w, host_r, nand_w, e2, e3, "
-                             "e4, spare, media_err) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        store.db.executemany(f"INSERT INTO samples (drive_id, {', '.join(column[f] for f in ROW_FIELDS)}) "
+                             f"VALUES ({', '.join('?' * (len(ROW_FIELDS) + 1))})",
                              ((drive_id, *row) for row in rows))
         store.db.execute("COMMIT")
     except BaseException:

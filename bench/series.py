@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
 
-from ssdwear.drives.vendors import lifetime_e2h_percent
+from ssdwear.drives.timed import lifetime_e2h_percent
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Final
 
-from ssdwear.model.records import drive_label
-from ssdwear.model.units import percent_text
+from ssdwear.model.records import DriveId
+from ssdwear.model.units import date_text, percent_text
 
 FIRING: Final = "firing"
 WORSE: Final = "worse"
@@ -79,7 +79,7 @@ class DriveFacts:
 
     @property
     def label(self) -> str:
-        return drive_label(self.model, self.serial or self.wwn) or self.device or self.identity
+        return DriveId(self.model, self.serial, self.wwn).label or self.device or self.identity
 
 
 @dataclass(frozen=True)
@@ -142,7 +142,7 @@ def days_text(minutes: float) -> str:
 
 
 def _date(at: datetime | None) -> str:
-    return "beyond 5,000 years" if at is None else f"{at:%Y-%m-%d}"
+    return "beyond 5,000 years" if at is None else date_text(at)
 
 
 def _date_threshold(low: datetime | None, projected: bool, rules: Rules, now: datetime

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
-from ssdwear.drives.ratings import WORKLOAD_KINDS, Rating, capacity_text
+from ssdwear.drives.ratings import WORKLOAD_KINDS, Rating
+from ssdwear.model.units import capacity_text
 
 from .spare_area import SpareResult, spare_result
 

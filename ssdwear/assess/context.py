@@ -1,4 +1,5 @@
-"""What assess knows beyond a snapshot: the clock, --represents, the ratings, ssdwear's own reset and last look."""
+"""What assess knows beyond a snapshot: the clock, --represents, the ratings, ssdwear's own reset and last look, and in
+a live run the drive's past (its stored samples, smartd's attribute log of it)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,18 @@ from datetime import datetime
 from ssdwear.drives.ratings import Rating
 from ssdwear.model.records import LastLook, ResetRecord, Sample
 from ssdwear.wear.forecast import DEFAULT_LEVEL
+
+
+@dataclass(frozen=True)
+class Past:
+    """A drive's readings before this one, as a live run gathers them (run/session.py): its stored samples since the
+    history window, and smartd's attribute log of it where one is read (its readings, what it held, notes on it)."""
+
+    stored: Sequence[Sample] = ()
+    logged: Sequence[Sample] | None = None  # smartd's attribute log's readings (None: no log read)
+    log_summary: str | None = None  # what the log held, for the window's reason
+    log_notes: Sequence[str] = ()  # notes on the log read
+    notes: Sequence[str] = ()  # why the attribute logs that bear the drive's name were not used
 
 
 @dataclass(frozen=True)
@@ -23,6 +36,7 @@ class Context:
     previous_serial: str | None = None  # serial last seen behind the same device path
     interval_level: float = DEFAULT_LEVEL  # the level prediction intervals are stated at
     window_start: Sample | None = None  # the baseline `start` stored for a counter window (nothing was sent)
+    past: Past | None = None  # the drive's past, in a live run (its history's windowed projection and dates)
 
 
 NO_CONTEXT = Context()  # a snapshot alone: no clock, no history

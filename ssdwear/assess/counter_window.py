@@ -18,9 +18,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import NamedTuple
 
-from ssdwear.drives.vendors import indicator_step
-from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window
-from ssdwear.model.units import human_minutes
+from ssdwear.drives.indicators import indicator_step
+from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window, WindowState
+from ssdwear.model.units import hours_text, human_minutes, time_text
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 
@@ -52,8 +52,8 @@ def with_counter_window(report: DriveReport, ctx: Context) -> DriveReport:
 
 def _refused(base: Sample, why: str, minutes: float | None = None, pending: bool = False,
              valid_in: float | None = None) -> Window:
-    return Window(kind="counter", valid=False, reason=why, minutes=minutes, counter=base.counter_source,
-                  pending=pending, valid_in_minutes=valid_in, started_at=base.at)
+    return Window(kind="counter", state=WindowState.NOT_YET if pending else WindowState.REFUSED, reason=why,
+                  minutes=minutes, counter=base.counter_source, valid_in_minutes=valid_in, started_at=base.at)
 
 
 def applies(report: DriveReport, base: Sample) -> bool:
@@ -68,7 +68,7 @@ def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Contex
     where the baseline came from (default: `start`'s, stored by ssdwear)."""
     wall = (now - base.at).total_seconds() / 60
     started = since or since_words(base)
-    since = since or f"since ssdwear stored its baseline at {base.at:%Y-%m-%d %H:%M %Z}".strip()
+    since = since or f"since ssdwear stored its baseline at {time_text(base.at)}"
     counter = next((c for c in report.counters if c.source == base.counter_source), None)
     if counter is None:
         return _refused(base, f"not valid: this reading has no {base.counter_source}, the counter the baseline holds "
@@ -102,17 +102,17 @@ def _span(report: DriveReport, base: Sample, wall: float) -> _Span:
     if on < hours - POWER_SLACK_HOURS:
         if on < 1:
             return _Span(0.0, f"the drive was powered off for nearly all of the window: {human_minutes(wall)} of "
-                              f"wall-clock time, {on:,.0f} power-on hours", None)
-        return _Span(on * 60, f"{on:,.0f} power-on hours (a power-off in the window: {human_minutes(wall)} of "
+                              f"wall-clock time, {hours_text(on)}", None)
+        return _Span(on * 60, f"{hours_text(on)} (a power-off in the window: {human_minutes(wall)} of "
                               "wall-clock time)",
-                     f"power-off in the counter window: {on:,.0f} power-on hours in {human_minutes(wall)} of "
+                     f"power-off in the counter window: {hours_text(on)} in {human_minutes(wall)} of "
                      "wall-clock time; the window's time is its power-on hours (whole hours: one either way)")
     if on > hours + POWER_SLACK_HOURS:
         said = (f"the wall clock shows {human_minutes(wall)} since the window's baseline but the drive counted "
-                f"{on:,.0f} power-on hours; the window's time is its power-on hours")
-        return _Span(on * 60, f"{on:,.0f} power-on hours (the wall clock shows only {human_minutes(wall)}: it was "
+                f"{hours_text(on)}; the window's time is its power-on hours")
+        return _Span(on * 60, f"{hours_text(on)} (the wall clock shows only {human_minutes(wall)}: it was "
                               "set back)", said)
-    return _Span(wall, f"{human_minutes(wall)} of wall-clock time ({on:,.0f} power-on hours: no power-off)", None)
+    return _Span(wall, f"{human_minutes(wall)} of wall-clock time ({hours_text(on)}: no power-off)", None)
 
 
 def _per_unit(report: DriveReport, counter: CounterReading, base: Sample) -> fine.PerUnit | None:
@@ -163,7 +163,7 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
                                            lifetime.percent_per_year_high or 0.0), report.used_percent)
     projection = wear.rate_projection(rate, report.used_percent, f"window:{counter.source}", basis, level, rates,
                                       trend, f"window|{counter.kind}")
-    window = Window(kind="counter", valid=True, reason=f"counter window {since}: {span.words}",
+    window = Window(kind="counter", state=WindowState.VALID, reason=f"counter window {since}: {span.words}",
                     minutes=span.minutes, wear_percent=worn.central, represents_minutes=represents,
                     counter=counter.source, wear_percent_low=worn.low, wear_percent_high=worn.high,
                     counter_delta=delta, started_at=base.at)
@@ -172,4 +172,4 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
 
 
 def since_words(base: Sample) -> str:
-    return f"since {base.at:%Y-%m-%d %H:%M %Z}".strip()
+    return f"since {time_text(base.at)}"

@@ -16,7 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ssdwear.drives.fine import WEAR_KINDS
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading
+from ssdwear.drives.indicators import UsedReading
+from ssdwear.drives.timed import LIFETIME_SOURCES
 from ssdwear.model.records import CounterReading, FineWear
 from ssdwear.model.units import percent_text
 from ssdwear.wear import fine
@@ -52,7 +53,7 @@ def rated_wear(counter: CounterReading, used: UsedReading | None) -> tuple[FineW
 
 def lifetime_wear(counter: CounterReading, used: UsedReading | None) -> FineWear | None:
     """A counter calibrated from the indicator beside it (one reading: within its step)."""
-    if used is None or used.at_least or used.source == E2H_LIFETIME_SOURCE:
+    if used is None or used.at_least or used.source in LIFETIME_SOURCES:
         return None
     per_unit = fine.lifetime([fine.Point(counter.value, used.percent, used.step)])
     if per_unit is None:
@@ -65,8 +66,8 @@ def lifetime_wear(counter: CounterReading, used: UsedReading | None) -> FineWear
 def reading_wear(counters: Sequence[CounterReading], used: UsedReading | None
                  ) -> tuple[FineWear | None, list[str]]:
     """The fine indicator of one reading (see the module docstring), and the warnings of contradicted counters."""
-    if used is not None and used.source == E2H_LIFETIME_SOURCE:
-        return FineWear(E2H_LIFETIME_SOURCE, used.percent, used.percent, used.percent + used.step, "e2h", None, None,
+    if used is not None and used.source in LIFETIME_SOURCES:
+        return FineWear(used.source, used.percent, used.percent, used.percent + used.step, "e2h", None, None,
                         None, used.detail), []
     warnings: list[str] = []
     wear = wear_counters(counters)

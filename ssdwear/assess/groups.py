@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from ssdwear.model.counts import count_text
 from ssdwear.model.groups import BlockDevice, Discovery, FoundGroup, Group, GroupMember, MatchedBy
 from ssdwear.model.records import DriveReport
+from ssdwear.model.units import month_text
 from ssdwear.wear.calendar import on_calendar
 
 POWER_ON_SPREAD = 0.10  # power-on hours "within 10 %": (max - min) <= 10 % of max
@@ -202,7 +203,7 @@ def lockstep_reasons(members: Sequence[GroupMember]) -> list[str]:
     if all(x is not None for x in lows) and all(m.projected for m in members):
         start, end = max(x for x in lows if x is not None), min(highs)
         if start <= end and start != _NEVER:
-            shown = "no end" if end == _NEVER else f"{end:%Y-%m}"
-            out.append(f"wear-out intervals overlap ({start:%Y-%m} to {shown})")
+            shown = "no end" if end == _NEVER else month_text(end)
+            out.append(f"wear-out intervals overlap ({month_text(start)} to {shown})")
     return out
 

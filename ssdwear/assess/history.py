@@ -17,12 +17,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
 from ssdwear.model.counts import count_text
-from ssdwear.model.records import DriveReport, Sample, Snapshot
+from ssdwear.model.records import DriveId, DriveReport, Sample, Snapshot
+from ssdwear.model.units import time_text
+from ssdwear.smartctl.smartd import SOURCE
 from ssdwear.wear import calendar
 
-from .windowed import DriveReading, Windowed, windowed_projection
+from .context import Past
+from .windowed import DriveReading, Windowed, windowed_projection, with_windowed
 
 
 @dataclass(frozen=True)
@@ -38,10 +41,10 @@ def _break(prev: Sample, cur: Sample) -> str | None:
                        ("host bytes written", prev.host_bytes_written, cur.host_bytes_written),
                        ("NAND bytes written", prev.nand_bytes_written, cur.nand_bytes_written)):
         if a is not None and b is not None and b < a:
-            return f"counter reset at {cur.at:%Y-%m-%d %H:%M} ({name} went from {a:,.0f} to {b:,.0f})"
+            return f"counter reset at {time_text(cur.at, zone=False)} ({name} went from {a:,.0f} to {b:,.0f})"
     if (prev.used_percent is not None and cur.used_percent is not None and prev.used_source == cur.used_source
             and cur.used_percent < prev.used_percent - 1.5):
-        return (f"wear indicator went back at {cur.at:%Y-%m-%d %H:%M} ({prev.used_percent:g} % -> "
+        return (f"wear indicator went back at {time_text(cur.at, zone=False)} ({prev.used_percent:g} % -> "
                 f"{cur.used_percent:g} %)")
     return None
 
@@ -56,9 +59,9 @@ def sample_of(snap: Snapshot, report: DriveReport, at: datetime) -> Sample:
         host_bytes_written=report.writes.host_bytes_written,
         host_bytes_read=report.writes.host_bytes_read,
         nand_bytes_written=report.writes.nand_bytes_written,
-        e2h=vendors.timed_raw(snap, 226),
-        e3h=vendors.timed_raw(snap, 227),
-        e4h=vendors.timed_raw(snap, 228),
+        e2h=timed.timed_raw(snap, 226),
+        e3h=timed.timed_raw(snap, 227),
+        e4h=timed.timed_raw(snap, 228),
         available_spare=report.health.available_spare_percent,
         media_errors=report.health.media_errors,
         counter_source=report.counters[0].source if report.counters else None,
@@ -74,7 +77,7 @@ def up_to(samples: Sequence[Sample], now: datetime) -> list[Sample]:
 
 def clock_warning(now: datetime) -> str:
     """The one warning of a run that found stored rows dated after now."""
-    return (f"history: stored samples or resets dated after now ({now:%Y-%m-%d %H:%M} UTC) are ignored: the clock "
+    return (f"history: stored samples or resets dated after now ({time_text(now)}) are ignored: the clock "
             "was ahead when they were stored, or is behind now (check NTP)")
 
 
@@ -112,23 +115,24 @@ def latest_segment(samples: Sequence[Sample]) -> Segment:
 def reading_of(sample: Sample) -> DriveReading:
     """A stored sample as a reading of its drive (its E2h where it counts the drive's whole life)."""
     return DriveReading(sample.power_on_hours, sample.used_percent, sample.used_source,
-                        fine_percent=vendors.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
+                        fine_percent=timed.lifetime_e2h_percent(sample.e2h, sample.e4h, sample.power_on_hours),
                         host_bytes_written=sample.host_bytes_written, nand_bytes_written=sample.nand_bytes_written,
                         at=sample.at, counter_source=sample.counter_source, counter=sample.counter)
 
 
-def history_windowed(samples: Sequence[Sample], latest: DriveReport, level: float, now: datetime) -> Windowed:
+def history_windowed(samples: Sequence[Sample], latest: DriveReport, level: float, now: datetime,
+                     origin: str = "history") -> Windowed:
     """The windowed projection (windowed.py) over the latest unbroken series of samples dated up to `now`, whose
     newest report is `latest` (its wear indicator now: the samples of that indicator are the readings), or why
-    there is none; nothing for fewer than two samples."""
+    there is none; nothing for fewer than two samples. `origin` names where the samples come from."""
     samples = up_to(samples, now)
     if len(samples) < 2:
         return Windowed()
     segment = latest_segment(samples)
-    result = windowed_projection([reading_of(s) for s in segment.samples], latest, "history", level)
+    result = windowed_projection([reading_of(s) for s in segment.samples], latest, "history", level, origin)
     if segment.cut_reason is None:
         return result
-    return replace(result, notes=(f"history: samples before this series skipped: {segment.cut_reason}",
+    return replace(result, notes=(f"{origin}: samples before this series skipped: {segment.cut_reason}",
                                   *result.notes))
 
 
@@ -140,7 +144,7 @@ class Series:
     latest: DriveReport
     origin: str = "history"  # 'history' (the stored samples) or 'smartd:attrlog'
     summary: str | None = None  # what the origin held, for the window's reason
-    notes: Sequence[str] = ()
+    notes: Sequence[str] = ()  # notes on the origin's readings (said with the origin's name)
 
 
 def _span(series: Series) -> float:
@@ -157,17 +161,15 @@ def longer(a: Series, b: Series) -> Series:
 
 
 def series_windowed(series: Series, level: float, now: datetime) -> Windowed:
-    """history_windowed over a series, its origin named in the notes, the method and the window's reason."""
-    result = history_windowed(series.samples, series.latest, level, now)
+    """history_windowed over a series, its origin named in the notes, the method and the window's reason (what the
+    origin held first)."""
+    result = history_windowed(series.samples, series.latest, level, now, series.origin)
     if series.origin == "history":
         return result
-    notes = (*series.notes, *(n.replace("history:", f"{series.origin}:", 1) for n in result.notes))
-    window, projection = result.window, result.projection
-    if window is not None:
-        window = replace(window, reason=f"{series.summary}; {window.reason}" if series.summary else window.reason)
-    if projection is not None:
-        projection = replace(projection, method=projection.method.replace("history:", f"{series.origin}:", 1))
-    return replace(result, window=window, projection=projection, notes=notes)
+    window = result.window
+    if window is not None and series.summary:
+        window = replace(window, reason=f"{series.summary}; {window.reason}")
+    return replace(result, window=window, notes=(*(f"{series.origin}: {n}" for n in series.notes), *result.notes))
 
 def with_dates(report: DriveReport, now: datetime, series: Series | None) -> DriveReport:
     """The report's projection with its calendar dates from `now`, at the duty cycle of the series' latest unbroken
@@ -180,3 +182,39 @@ def with_dates(report: DriveReport, now: datetime, series: Series | None) -> Dri
         duty = calendar.duty_cycle([(s.at, s.power_on_hours) for s in seg])
     origin = "stored samples" if series is None or series.origin == "history" else series.origin
     return replace(report, projection=calendar.dated(report.projection, now, duty, origin))
+
+
+def choose_series(snap: Snapshot, report: DriveReport, past: Past, now: datetime,
+                  seen: tuple[Snapshot, DriveReport] | None) -> tuple[Series, list[str]]:
+    """The series the drive's history projection rests on, and notes on the attribute logs not used (pure): of the
+    stored samples read by the drive's indicator now, the stored samples read by the indicator smartd logs (imported
+    ones: the log holds no Device Statistics) and smartd's log itself, the one that reaches furthest back. `seen` is
+    the drive now as smartd logs it (its reading's figures), where there are stored samples or a log to compare."""
+    notes = [f"{SOURCE}: {n}" for n in past.notes]
+    series = Series([*past.stored, sample_of(snap, report, now)], report)
+    if seen is None:
+        return series, notes
+    live = sample_of(*seen, now)
+    if past.stored and seen[1].used_source != report.used_source:
+        series = longer(series, Series([*past.stored, live], seen[1]))
+    if past.logged is not None:
+        series = longer(series, Series([*past.logged, live], seen[1], SOURCE, past.log_summary, past.log_notes))
+        if series.origin != SOURCE:
+            notes.append(f"{past.log_summary}: the stored samples reach as far back, and are used")
+    return series, notes
+
+
+def with_past(snap: Snapshot, report: DriveReport, past: Past, level: float, now: datetime,
+              seen: tuple[Snapshot, DriveReport] | None) -> DriveReport:
+    """The report with the windowed projection over its drive's past (the series choose_series picks), unless a
+    window measured since `start` stands, and every projection's calendar dates, at the duty cycle of that series
+    where it measures one."""
+    if DriveId.of(snap).key is None:
+        return with_dates(report, now, None)
+    series, notes = choose_series(snap, report, past, now, seen)
+    if report.measured_window:  # a timed window stands (the log's own report does not know it)
+        report = replace(report, notes=report.notes + tuple(notes))
+    else:
+        report = with_windowed(report, series_windowed(series, level, now), notes)
+    return with_dates(report, now, series)
+

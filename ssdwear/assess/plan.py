@@ -21,18 +21,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from ssdwear.drives import vendors
-from ssdwear.drives.ratings import (
-    Rating,
-    attaches,
-    bytes_span,
-    bytes_text,
-    capacity_fits,
-    find_rating,
-    model_matches,
-)
+from ssdwear.drives import indicators
+from ssdwear.drives.ratings import Rating, attaches, capacity_fits, find_rating, model_matches
 from ssdwear.model.records import DriveId, DriveReport, Projection, Sample, Snapshot, Writes
-from ssdwear.model.units import rate_text
+from ssdwear.model.units import bytes_span, bytes_text, hours_text, rate_text
 from ssdwear.wear import spare as spare_mod
 
 from .comparable import from_family, judged
@@ -159,12 +151,13 @@ def report_from_history(drive: DriveId, samples: Sequence[Sample], configured: S
         return DriveReport(device=None, model=model, serial=serial, interface=interface, error="no stored samples")
     latest = dated[-1]
     source = latest.used_source
-    step = vendors.indicator_step(source)
-    saturated = vendors.indicator_saturated(source, latest.used_percent)
+    step = indicators.indicator_step(source)
+    saturated = indicators.indicator_saturated(source, latest.used_percent)
     rating = find_rating(Snapshot(source="history", model=model, serial=serial), configured)
     projection = None
     if source is not None and latest.used_percent is not None:
-        used = vendors.UsedReading(source, latest.used_percent, saturated, source, vendors.TRUST_STANDARD, step)
+        used = indicators.UsedReading(source, latest.used_percent, saturated, source, indicators.TRUST_STANDARD,
+                                       step)
         projection = lifetime_projection(used, Snapshot(source="history", interface=interface,
                                                         power_on_hours=latest.power_on_hours),
                                          latest.host_bytes_written, level)
@@ -234,7 +227,7 @@ def host_workload(m: Measured) -> Workload | None:
                (f"at its {duty * 100:.0f} % power-on" if duty else "always on assumed (no duty cycle measured)"))
     elif r.writes.host_bytes_written and r.power_on_hours and r.power_on_hours > 0:
         per_day = r.writes.host_bytes_written / (r.power_on_hours / 24)
-        how = (f"lifetime average: {_bytes(r.writes.host_bytes_written)} in {r.power_on_hours:,.0f} power-on hours "
+        how = (f"lifetime average: {_bytes(r.writes.host_bytes_written)} in {hours_text(r.power_on_hours)} "
                "(per power-on day)")
     else:
         return None

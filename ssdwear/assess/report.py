@@ -1,21 +1,26 @@
-"""Turn one Snapshot (plus what the history store knows) into a DriveReport. Pure: no I/O, clock passed in.
+"""Turn one Snapshot (plus what ssdwear knows of the drive: Context, its past in a live run) into a DriveReport, once
+per drive per run (assess). Pure: no I/O, clock passed in.
 
 Decisions made here:
 - which lifetime-wear indicator to believe (the most trustworthy one), and when the others disagree;
 - whether Intel's timed-workload window stands (the rule is timed_window.py's);
-- which projection to give: the timed workload when valid, else the lifetime average.
+- which projection to give: the timed workload when valid, else the lifetime average; then a counter window since
+  `start`'s baseline (counter_window.py) and the history's windowed projection (history.py) where they stand.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ssdwear.drives import counters, indicators, vendors
+from ssdwear.drives import counters, families, indicators
 from ssdwear.drives.fine import finer_counters
+from ssdwear.drives.indicators import UsedReading, disagreement
+from ssdwear.drives.named import temperature_attribute
 from ssdwear.drives.naming import family_named
 from ssdwear.drives.ratings import Rating, find_rating
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE, UsedReading, disagreement
+from ssdwear.drives.timed import LIFETIME_SOURCES, trio
 from ssdwear.model.records import (
     NVME_DATA_UNIT_BYTES,
     Attribute,
@@ -31,6 +36,8 @@ from ssdwear.model.records import (
     Writes,
     location,
 )
+from ssdwear.model.units import hours_text
+from ssdwear.smartctl.smartd import as_logged
 from ssdwear.wear import forecast
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading
@@ -38,6 +45,7 @@ from ssdwear.wear.forecast import Reading
 from .context import NO_CONTEXT, Context
 from .counter_window import with_counter_window
 from .fine_wear import reading_wear
+from .history import with_past
 from .timed_window import TimedResult, percent_of, timed_window
 
 
@@ -133,8 +141,8 @@ def health(snap: Snapshot) -> Health:
         (snap.scsi.grown_defects if snap.scsi else None),
         pending_sectors=_raw(snap, 197) if snap.interface == "ata" else None,
         uncorrectable_errors=uncorrectable if snap.interface == "ata" else None,
-        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not vendors.temperature_attribute(a)),
-        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if vendors.temperature_attribute(a)),
+        failing_attributes=tuple(f"{a.id} {a.name}" for a in failing_now if not temperature_attribute(a)),
+        temperatures_at_threshold=tuple(_hot(a) for a in failing_now if temperature_attribute(a)),
     )
 
 
@@ -219,7 +227,7 @@ def lifetime_projection(used: UsedReading, snap: Snapshot, host_bytes_written: i
         return None
     return wear.forecast_projection([Reading(hours, used.percent, host_bytes_written)], used.step, snap.interface,
                                     "lifetime-average",
-                                    f"{used.percent:g} % used in {hours:,.0f} power-on hours ({used.source})", level)
+                                    f"{used.percent:g} % used in {hours_text(hours)} ({used.source})", level)
 
 
 def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapshot, ctx: Context) -> Projection:
@@ -227,6 +235,7 @@ def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapsho
     far a drive's future rate strays from its past one), and the trend against the lifetime average."""
     window = timed.window
     assert window.minutes and window.wear_steps is not None
+    e2n, _, e4n = trio(snap).labels
     rate = wear.timed_workload_rate(window.wear_steps, window.minutes, window.represents_minutes)
     stands = ""
     if window.represents_minutes:
@@ -247,24 +256,47 @@ def timed_projection(timed: TimedResult, used: UsedReading | None, snap: Snapsho
         found = wear.trend(rate, wear.Rate(lifetime.percent_per_year, lifetime.percent_per_year_low or 0.0,
                                            lifetime.percent_per_year_high or 0.0), used.percent)
     return wear.rate_projection(rate, used.percent if used else None, "timed-workload",
-                        f"E2h = {window.wear_steps} (1/1024 %) in E4h = {window.minutes:,.0f} power-on minutes{stands}",
+                        f"{e2n} = {window.wear_steps} (1/1024 %) in {e4n} = {window.minutes:,.0f} power-on minutes"
+                        f"{stands}",
                         level, rates, found, wear_class)
 
 
-def sharpen(chosen: UsedReading | None, e2h: UsedReading | None) -> tuple[UsedReading | None, list[str]]:
-    """E2h of a timer never reset counts lifetime wear in 1/1024 % steps: where it agrees with the chosen
-    whole-percent indicator (within that indicator's step), it is the sharper reading of the same wear."""
-    if chosen is None or e2h is None or chosen.at_least:
+def sharpen(chosen: UsedReading | None, readings: Sequence[UsedReading]) -> tuple[UsedReading | None, list[str]]:
+    """A finer reading of the same wear (UsedReading.finer: E2h of a timer never reset, in 1/1024 % steps; SanDisk's
+    178 life left in 0.01 % steps) that agrees with the chosen whole-percent indicator (within that indicator's step)
+    is the sharper reading of it: the finest such one."""
+    if chosen is None or chosen.at_least:
         return chosen, []
-    if wear.same_wear(e2h.percent, chosen.percent, chosen.step):
-        return e2h, [f"lifetime wear sharpened by E2h: {e2h.percent:.3f} % ({chosen.detail} says "
-                     f"{chosen.percent:g} %)"]
-    return chosen, []
+    finer = sorted((r for r in readings if r.finer and r.step < chosen.step and not r.at_least
+                    and wear.same_wear(r.percent, chosen.percent, chosen.step)), key=lambda r: r.step)
+    if not finer:
+        return chosen, []
+    sharp = finer[0]
+    return sharp, [f"lifetime wear sharpened by {sharp.finer}: {sharp.percent:.3f} % ({chosen.detail} says "
+                   f"{chosen.percent:g} %)"]
 
 
-def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
-    """Everything ssdwear concludes about one drive from one reading."""
-    snap = family_named(snap)  # as a smartctl that knew the drive would have printed it
+@dataclass
+class _Look:
+    """What one reading says about its drive with what ssdwear knows of it (Context), before any projection: its
+    wear indicators and the one chosen (sharpened by E2h never reset), the timed window as judged, its writes, health
+    and finer counters, and the warnings and notes so far, in the order they are said."""
+
+    snap: Snapshot  # as a smartctl that knew the drive would have printed it (family_named)
+    kind: DriveKind
+    readings: list[UsedReading]
+    chosen: UsedReading | None
+    timed: TimedResult | None
+    writes: Writes
+    health: Health
+    counters: list[CounterReading]
+    fine: FineWear | None
+    warnings: list[str]
+    notes: list[str]
+
+
+def _look(snap: Snapshot, ctx: Context) -> _Look:
+    snap = family_named(families.known(snap))  # as a smartctl that knew the drive would have printed it
     readings, notes, contradicted = indicators.used_readings(snap)
     warnings: list[str] = [*snap.problems, *contradicted]
     kind = drive_kind(snap)
@@ -278,8 +310,8 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
         if timed.lifetime is not None:
             readings.append(timed.lifetime)
             chosen, disagree = choose_used(readings)
-            chosen, sharpened = sharpen(chosen, timed.lifetime)
-            notes.extend(sharpened)
+    chosen, sharpened = sharpen(chosen, readings)
+    notes.extend(sharpened)
     warnings.extend(disagree)
     warnings.extend(_reading_warnings(snap, ctx))
     notes.extend(_coverage_notes(snap, kind, chosen, readings))
@@ -289,15 +321,12 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
     h = health(snap)
     warnings.extend(health_warnings(h))
     counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
+    return _Look(snap, kind, readings, chosen, timed, drive_writes, h, counters, fine_wear, warnings, notes)
 
-    window = timed.window if timed is not None else None
-    projection = _projection(timed, chosen, snap, ctx, drive_writes.host_bytes_written)
-    if projection is not None and projection.trend is not None:
-        warnings.append(projection.trend.text)
-    if projection is None and chosen is not None:
-        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
 
-    report = DriveReport(
+def _report(look: _Look, projection: Projection | None) -> DriveReport:
+    snap, chosen = look.snap, look.chosen
+    return DriveReport(
         device=snap.device or snap.source,
         device_type=snap.device_type,
         model=snap.model,
@@ -305,26 +334,51 @@ def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
         wwn=snap.wwn,
         firmware=snap.firmware,
         interface=snap.interface,
-        kind=kind,
+        kind=look.kind,
         capacity_bytes=snap.capacity_bytes,
         power_on_hours=snap.power_on_hours if snap.power_on_hours_trusted else None,
         used_percent=chosen.percent if chosen else None,
         used_at_least=chosen.at_least if chosen else False,
         used_source=chosen.source if chosen else None,
         used_step=chosen.step if chosen else None,
-        used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in readings),
-        window=window,
+        used_sources=tuple(UsedSource(r.source, r.percent, r.at_least, r.detail) for r in look.readings),
+        window=look.timed.window if look.timed is not None else None,
         projection=projection,
-        writes=drive_writes,
-        health=h,
+        writes=look.writes,
+        health=look.health,
         smart_available=snap.smart_available,
-        warnings=tuple(dict.fromkeys(warnings)),
-        notes=tuple(dict.fromkeys(notes + list(snap.parse_notes))),
+        warnings=tuple(dict.fromkeys(look.warnings)),
+        notes=tuple(dict.fromkeys(look.notes + list(snap.parse_notes))),
         source=snap.source,
-        counters=tuple(counters),
-        fine=fine_wear,
+        counters=tuple(look.counters),
+        fine=look.fine,
     )
-    return with_counter_window(report, ctx)
+
+
+def figures(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
+    """What one reading says about its drive by itself, no projection made (and no window measured from a baseline,
+    no history): the wear indicator chosen, writes, health, finer counters. Not an assessment: what a sample of the
+    reading stores (history.sample_of), for the readings that only feed a drive's history (smartd's lines of it, and
+    the drive now as smartd logs it)."""
+    return _report(_look(snap, ctx), None)
+
+
+def assess(snap: Snapshot, ctx: Context = NO_CONTEXT) -> DriveReport:
+    """Everything ssdwear concludes about one drive from one reading (and, in a live run, its past: Context.past),
+    once per drive per run."""
+    look = _look(snap, ctx)
+    chosen, snap, notes, warnings = look.chosen, look.snap, look.notes, look.warnings
+    projection = _projection(look.timed, chosen, snap, ctx, look.writes.host_bytes_written)
+    if projection is not None and projection.trend is not None:
+        warnings.append(projection.trend.text)
+    if projection is None and chosen is not None:
+        notes.append(no_lifetime_projection(chosen, snap) or "no projection")
+    report = with_counter_window(_report(look, projection), ctx)
+    if ctx.past is None or ctx.now is None:
+        return report
+    logged = as_logged(snap) if ctx.past.stored or ctx.past.logged is not None else None
+    seen = (logged, figures(logged, ctx)) if logged is not None else None
+    return with_past(snap, report, ctx.past, ctx.interval_level, ctx.now, seen)
 
 
 def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: list[str], warnings: list[str]
@@ -335,7 +389,7 @@ def _finer(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None, notes: l
     found = finer_counters(snap, notes, warnings)
     wear, contradicted = reading_wear(found, chosen)
     warnings.extend(contradicted)
-    if wear is not None and wear.source != E2H_LIFETIME_SOURCE:
+    if wear is not None and wear.source not in LIFETIME_SOURCES:
         found.sort(key=lambda c: c.source != wear.source)  # the counter the fine indicator rests on first
     return found, wear
 
@@ -358,6 +412,8 @@ def _reading_warnings(snap: Snapshot, ctx: Context) -> list[str]:
 
 NO_SMART_SECTION = ("no wear figure: the output holds no SMART data, only the drive's identity (smartctl -i); "
                     "save smartctl -x (or -a) for its wear indicators")
+NO_SMART_SUPPORT = ("no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
+                    "controller's pass-through type with -d)")
 NO_IDENTITY = ("no wear figure: the output has no identity section (model, serial: smartctl -i, -a or -x print it), "
                "so the drive family, and with it what its vendor attributes mean, is unknown; save smartctl -x")
 
@@ -366,8 +422,7 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
                     readings: Sequence[UsedReading]) -> list[str]:
     """Why a drive has no wear figure, when it has none."""
     if snap.smart_available is False:
-        return ["no SMART data: SMART support is unavailable (RAID virtual disk or USB bridge? try the "
-                "controller's pass-through type with -d)"]
+        return [NO_SMART_SUPPORT]
     if kind == "hdd":
         rpm = f" ({snap.rotation_rate:,} rpm)" if snap.rotation_rate else ""
         shown = "; ".join(r.detail for r in readings)
@@ -380,7 +435,7 @@ def _coverage_notes(snap: Snapshot, kind: DriveKind, chosen: UsedReading | None,
     if snap.model is None:  # a -A capture; an output with neither identity nor SMART data is no drive's at all
         return [NO_IDENTITY] if snap.has_smart_data else []
     if not snap.has_smart_data:
-        if vendors.raid_volume(snap):
+        if families.volume(snap):
             return []
         said = "; ".join(snap.messages)
         return [f"no wear figure: smartctl printed no SMART data ({said})" if said else NO_SMART_SECTION]
@@ -408,5 +463,6 @@ def failed(device: str, message: str, device_type: str | None = None, reason: st
 
 def judged_window(snap: Snapshot, ctx: Context) -> Window | None:
     """The timed-workload window exactly as `report` judges it (None for drives without the timed workload):
-    `status` and `measure` read validity from here, so the three never disagree."""
+    `status` and `measure` read validity from here (the drive's one assessment of the poll), so the three never
+    disagree."""
     return assess(snap, ctx).window

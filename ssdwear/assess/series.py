@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
+from ssdwear.drives.families import family_of
 from ssdwear.model.errors import UsageError
 from ssdwear.model.records import DriveId, DriveReport, Projection, Snapshot, Window
+from ssdwear.model.units import time_text
 
 from .context import Context
 from .counter_window import applies, counter_window
@@ -81,7 +83,7 @@ def _counters(r: SavedReading) -> dict[str, float | None]:
 
 def _follows(earlier: SavedReading, later: SavedReading) -> bool:
     a, b = _counters(earlier), _counters(later)
-    wraps_at = vendors.profile(later.snap).host_counters_wrap_at  # host counters that wrap are no proof
+    wraps_at = family_of(later.snap).host_counters_wrap_at  # host counters that wrap are no proof
     for name, x in a.items():
         y = b[name]
         if x is None or y is None or y >= x:
@@ -89,7 +91,7 @@ def _follows(earlier: SavedReading, later: SavedReading) -> bool:
         if not (name in _HOST_COUNTERS and wraps_at is not None and x < wraps_at):
             return False
     # Intel E2h may restart with a timer reset (E4h falls too); otherwise it never decreases.
-    e2a, e4a, e2b, e4b = (vendors.timed_value(r.snap, i) for r in (earlier, later) for i in (226, 228))
+    e2a, e4a, e2b, e4b = (timed.timed_value(r.snap, i) for r in (earlier, later) for i in (226, 228))
     return not (e2a is not None and e2b is not None and e4a is not None and e4b is not None
                 and e4b >= e4a and e2b < e2a)
 
@@ -124,7 +126,7 @@ def reading_of(saved: SavedReading) -> DriveReading:
     snap, rep = saved.snap, saved.report
     return DriveReading(snap.power_on_hours if snap.power_on_hours_trusted else None, rep.used_percent,
                         rep.used_source, rep.used_at_least,
-                        vendors.lifetime_e2h_percent(vendors.timed_raw(snap, 226), vendors.timed_raw(snap, 228),
+                        timed.lifetime_e2h_percent(timed.timed_raw(snap, 226), timed.timed_raw(snap, 228),
                                                      snap.power_on_hours),
                         rep.writes.host_bytes_written, rep.writes.nand_bytes_written, name=Path(snap.source).name,
                         counter_source=rep.counters[0].source if rep.counters else None,
@@ -163,7 +165,7 @@ def _counter_window(chain: Sequence[SavedReading], ctx: Context) -> tuple[Window
     base = sample_of(first.snap, first.report, start)
     if not applies(last.report, base):
         return None
-    since = f"since the first reading ({Path(first.snap.source).name}, {start:%Y-%m-%d %H:%M %Z})"
+    since = f"since the first reading ({Path(first.snap.source).name}, {time_text(start)})"
     return counter_window(last.report, base, end, ctx, since.replace(" )", ")"))
 
 

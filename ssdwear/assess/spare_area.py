@@ -7,7 +7,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ssdwear.drives.ratings import Rating, bytes_text, capacity_text
+from ssdwear.drives.ratings import Rating
+from ssdwear.model.units import bytes_text, capacity_text
 from ssdwear.wear import spare as spare_mod
 
 

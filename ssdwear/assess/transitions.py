@@ -18,6 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from ssdwear.model.units import date_text, time_text
+
 from .alerts import (
     ACKNOWLEDGED,
     FIRING,
@@ -93,7 +95,7 @@ def step(prev: AlertState | None, cond: Condition, subject: Subject, rule: str, 
             new = replace(prev, level=cond.level, threshold=cond.threshold, last_sent=now,
                           times_sent=prev.times_sent + 1, message=cond.message, acked_until=None)
             return new, _event(WORSE, new, subject, cond.message, now, cond.source)
-        since = f"still firing since {prev.first_fired:%Y-%m-%d}"
+        since = f"still firing since {date_text(prev.first_fired)}"
         if prev.acked_until is not None:
             if now < prev.acked_until:
                 return prev, None
@@ -210,7 +212,7 @@ def acknowledge(state: State, identities: Sequence[str], until: datetime | None,
     worse: an `acknowledged` event each."""
     alerts = dict(state.alerts)
     end = until or UNTIL_RESOLVED
-    said = "it resolves or gets worse" if until is None else f"{end:%Y-%m-%d %H:%M} UTC, or until it gets worse"
+    said = "it resolves or gets worse" if until is None else f"{time_text(end)}, or until it gets worse"
     events = []
     for key, alert in sorted(alerts.items()):
         if key[0] in identities and alert.firing:

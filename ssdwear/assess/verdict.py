@@ -9,7 +9,7 @@ from typing import Final, Literal
 from ssdwear.model.records import DriveReport
 from ssdwear.model.units import human_years, percent_text
 
-from .report import too_hot
+from .report import NO_SMART_SUPPORT, too_hot
 from .thresholds import DEFAULT_THRESHOLDS, Threshold
 
 Level = Literal["keep", "watch", "retire", "unknown"]
@@ -48,8 +48,7 @@ def judge(r: DriveReport, thresholds: Mapping[str, Threshold] | None = None) -> 
     """Every finding with its level; the verdict is the worst of them. A device that gives no SMART data at all
     cannot be judged (UNKNOWN), never KEEP."""
     if r.smart_available is False:
-        why = next((n for n in r.notes if n.startswith("no SMART data")), "no SMART data")
-        return Verdict(level=UNKNOWN, reasons=(f"cannot judge: {why}",))
+        return Verdict(level=UNKNOWN, reasons=(f"cannot judge: {NO_SMART_SUPPORT}",))  # the report's note on it
     return _findings(r, thresholds)
 
 

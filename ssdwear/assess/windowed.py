@@ -26,9 +26,10 @@ from itertools import pairwise
 from typing import Literal
 
 from ssdwear.drives.fine import WEAR_KINDS
-from ssdwear.drives.vendors import E2H_LIFETIME_SOURCE
+from ssdwear.drives.timed import E2H_LIFETIME_SOURCE, LIFETIME_SOURCES
 from ssdwear.model.counts import count_text
-from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window
+from ssdwear.model.records import E2H_STEPS_PER_PERCENT, DriveReport, FineWear, Projection, Window, WindowState
+from ssdwear.model.units import hours_text, time_text
 from ssdwear.wear import fine
 from ssdwear.wear import rates as wear
 from ssdwear.wear.forecast import Reading, calibration, clean, rate_forecast, too_early
@@ -46,9 +47,9 @@ class DriveReading:
 
     power_on_hours: float | None  # None when unknown or not plausible: such a reading gives no rate
     used_percent: float | None
-    used_source: str | None  # the wear indicator read (vendors' source names)
+    used_source: str | None  # the wear indicator read (drives/indicators.py's source names)
     used_at_least: bool = False  # a saturated indicator: the true wear is this or more
-    fine_percent: float | None = None  # a finer counter of lifetime wear (vendors.lifetime_e2h_percent)
+    fine_percent: float | None = None  # a finer counter of lifetime wear (drives/timed.py lifetime_e2h_percent)
     host_bytes_written: float | None = None
     nand_bytes_written: float | None = None
     at: datetime | None = None  # the wall-clock time of the reading, where known
@@ -88,7 +89,7 @@ def _fine_counter(same: Sequence[DriveReading], latest: DriveReport, step: float
     its indicator, never going back, times its wear per unit (the drive's rating, else every reading's step
     intersected: wear/fine.py); None where it has none, or the indicator still reads 0 (no lower bound)."""
     wear_counter = next((c for c in latest.counters if c.kind in WEAR_KINDS), None)
-    if wear_counter is None or len(same) < 2 or latest.used_source == E2H_LIFETIME_SOURCE:  # E2h: the gold standard
+    if wear_counter is None or len(same) < 2 or latest.used_source in LIFETIME_SOURCES:  # E2h: the gold standard
         return None
     ordered = sorted(same, key=lambda r: r.power_on_hours or 0.0)
     counts = [r.counter for r in ordered if r.counter_source == wear_counter.source and r.counter is not None]
@@ -136,7 +137,8 @@ def _counter(readings: Sequence[DriveReading], latest: DriveReport) -> _Counter 
         e2h = wear.finer_readings([wear.Point(r.power_on_hours or 0.0, r.used_percent or 0.0, step, r.fine_percent,
                                               r.host_bytes_written) for r in same])
         if e2h is not None:
-            return _Counter(E2H_LIFETIME_SOURCE, e2h, wear.FINE_STEP, finer=True)
+            lifetime = source if source in LIFETIME_SOURCES else E2H_LIFETIME_SOURCE  # (the family's E2h)
+            return _Counter(lifetime, e2h, wear.FINE_STEP, finer=True)
         counted = _fine_counter(same, latest, step)
         if counted is not None:
             return counted
@@ -179,11 +181,12 @@ def _write_amplification(readings: Sequence[DriveReading]) -> float | None:
     return (n1 - n0) / (h1 - h0)
 
 
-def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, kind: SeriesKind, level: float
-                        ) -> Windowed:
+def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, kind: SeriesKind, level: float,
+                        origin: str | None = None) -> Windowed:
     """The calibrated projection over `readings` (of one drive, in power-on order, the newest last), whose newest
-    report is `latest`; or why they give none (see the module's rules). `kind` words it."""
-    words = _Words(kind, readings)
+    report is `latest`; or why they give none (see the module's rules). `kind` words it; `origin` names where a
+    history's readings come from ('history': the stored samples, 'smartd:attrlog') in its notes and method."""
+    words = _Words(kind, readings, origin or kind)
     if latest.measured_window:
         return Windowed(readings=words.joined)
     per_day = host_bytes_per_day(readings)
@@ -204,15 +207,17 @@ def windowed_projection(readings: Sequence[DriveReading], latest: DriveReport, k
     used = None if counter.rated else latest.used_percent
     basis = words.basis(counter, moved, span, distinct, latest)
     if counter.per_unit is not None:
-        projection = _fine_projection(distinct, counter.per_unit, f"{kind}:used_fine_percent", basis, level, latest)
+        projection = _fine_projection(distinct, counter.per_unit, f"{words.origin}:used_fine_percent", basis, level,
+                                      latest)
     else:
-        projection = wear.forecast_projection(distinct, counter.step, latest.interface, f"{kind}:{counter.name}",
-                                              basis, level, used)
+        projection = wear.forecast_projection(distinct, counter.step, latest.interface,
+                                              f"{words.origin}:{counter.name}", basis, level, used)
     notes = []
     wa = _write_amplification(readings) if readings else None
     if wa is not None:
         notes.append(words.note(f"write amplification {wa:.2f} over the series (NAND / host bytes written)"))
-    window = Window(kind=kind, valid=True, reason=words.reason(counter.name, span, distinct), minutes=span * 60,
+    window = Window(kind=kind, state=WindowState.VALID, reason=words.reason(counter.name, span, distinct),
+                    minutes=span * 60,
                     wear_percent=moved, counter=counter.name)
     trend = (projection.trend.text,) if projection is not None and projection.trend is not None else ()
     return Windowed(window, projection, tuple(notes), trend, len(distinct), per_day, _readings_fine(counter, latest))
@@ -237,20 +242,22 @@ def _fine_projection(distinct: Sequence[Reading], per_unit: fine.PerUnit, method
 class _Words:
     """How a windowed projection is said, by the kind of readings: the only thing that differs between them."""
 
-    def __init__(self, kind: SeriesKind, readings: Sequence[DriveReading]) -> None:
+    def __init__(self, kind: SeriesKind, readings: Sequence[DriveReading], origin: str) -> None:
         self.kind = kind
+        self.origin = origin
         self.readings = readings
         self.names = ", ".join(r.name or "?" for r in readings)
         self.joined = len(readings) if kind == "readings" else 0  # saved outputs are joined, rate or not
-        self.since = next((f"{r.at:%Y-%m-%d %H:%M}" for r in readings if r.at is not None), "?")
+        self.since = next((time_text(r.at, zone=False) for r in readings if r.at is not None), "?")
 
     def note(self, text: str) -> str:
-        return f"history: {text}" if self.kind == "history" else text
+        return f"{self.origin}: {text}" if self.kind == "history" else text
 
     def refused(self, why: str, per_day: float | None) -> Windowed:
         if self.kind == "history":
             return Windowed(notes=(self.note(why),), host_bytes_per_day=per_day)
-        window = Window(kind="readings", valid=False, reason=f"{len(self.readings)} readings ({self.names}): {why}")
+        window = Window(kind="readings", state=WindowState.REFUSED,
+                        reason=f"{len(self.readings)} readings ({self.names}): {why}")
         return Windowed(window, readings=self.joined, host_bytes_per_day=per_day)
 
     def no_counter(self) -> str:
@@ -276,23 +283,23 @@ class _Words:
             first, last = self.readings[0].at, self.readings[-1].at
             days = f" ({_hours(first, last) / 24:,.1f} wall-clock days)" if first is not None and last is not None \
                 else ""
-            return (f"{count_text(len(distinct), 'reading')} over {span:,.0f} power-on hours{days} since "
-                    f"{self.since}; rate from {counter}")
-        return (f"{len(distinct)} readings of this drive from {distinct[0].power_on_hours:,.0f} to "
-                f"{distinct[-1].power_on_hours:,.0f} power-on hours ({self.names}); rate from {counter}")
+            return (f"{count_text(len(distinct), 'reading')} over {hours_text(span)}{days} since {self.since}; "
+                    f"rate from {counter}")
+        return (f"{count_text(len(distinct), 'reading')} of this drive from {distinct[0].power_on_hours:,.0f} to "
+                f"{hours_text(distinct[-1].power_on_hours)} ({self.names}); rate from {counter}")
 
     def basis(self, counter: _Counter, moved: float, span: float, distinct: Sequence[Reading],
               latest: DriveReport) -> str:
         if self.kind == "history":
             what = "writes" if counter.rated else "endurance"
-            return (f"{moved:.4g} % of rated {what} in {span:,.0f} power-on hours of history ({len(distinct)} "
-                    f"readings since {self.since})")
+            return (f"{moved:.4g} % of rated {what} in {hours_text(span)} of history "
+                    f"({count_text(len(distinct), 'reading')} since {self.since})")
         more = "more of its rated writes" if counter.rated else "more wear"
         finer = "" if not counter.finer else (f" (E2h, {moved * E2H_STEPS_PER_PERCENT:,.0f} steps of 1/1024 %, finer "
                                               f"than {latest.used_source})")
         if counter.per_unit is not None:
             finer = f" (its {counter.counted} counter, finer than {latest.used_source})"
-        return f"{moved:.4g} % {more}{finer} in {span:,.0f} power-on hours across {len(distinct)} readings"
+        return f"{moved:.4g} % {more}{finer} in {hours_text(span)} across {len(distinct)} readings"
 
 
 def with_windowed(report: DriveReport, result: Windowed, notes: Sequence[str] = ()) -> DriveReport:

@@ -1,3 +1,4 @@
-"""What ssdwear knows about drive families, as data and small rules: the vendor profiles (wear attribute, write
-counters and their units, the timed workload and its documented reset, quirks), the write counters in bytes, and
-the sourced endurance ratings (ratings.yaml, with ratings.json its checked copy)."""
+"""What ssdwear knows about drive families, as data and small rules: the table of families (families.py, its rows
+in intel.py and vendors.py, the names every family shares in named.py), what a row's attributes say (indicators,
+counters, fine, timed, naming), and the sourced endurance ratings (ratings.yaml, with ratings.json its checked
+copy)."""

@@ -1,16 +1,20 @@
-"""Byte counters: what a drive's write counters say in bytes, read as its profile (vendors.py) names them, and
+"""Byte counters: what a drive's write counters say in bytes, read as its family's row (families.py) names them, and
 whether a count can be true at all (a counter faster than the drive's link is dropped with a warning)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from ssdwear.model.family import Counter
 from ssdwear.model.records import DEVSTAT_LOGICAL_SECTORS_READ, DEVSTAT_LOGICAL_SECTORS_WRITTEN, Attribute, Snapshot
 
-from .indicators import used_readings
-from .vendors import Counter, GiB, MiB, profile
+from . import families
+from .indicators import RATED_ERASE_RANGE, used_readings
+
+MiB = 1 << 20
+GiB = 1 << 30
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,16 @@ def _sector_bytes(snap: Snapshot) -> int:
 
 
 def _counter_bytes(snap: Snapshot, counter: Counter) -> ByteCount | None:
-    """What this counter says, or None when the attribute is absent or its unit cannot be known."""
+    """What this counter says (with the attributes it adds, `plus`, where the drive has them), or None when the
+    attribute is absent or its unit cannot be known."""
+    count = _one_counter_bytes(snap, counter)
+    for extra in (_one_counter_bytes(snap, replace(counter, id=i)) for i in counter.plus):
+        if count is not None and extra is not None:
+            count = ByteCount(count.bytes + extra.bytes, f"{count.source} + {extra.source}")
+    return count
+
+
+def _one_counter_bytes(snap: Snapshot, counter: Counter) -> ByteCount | None:
     attr = snap.attr(counter.id)
     if attr is None or attr.raw is None:
         return None
@@ -164,8 +177,10 @@ def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None
 def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     """Host writes: Device Statistics (exact, by the ATA standard), else the family's attribute, which must
     also be no fewer than the drive's hours and wear allow (too_small)."""
-    devstat = _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written")
-    attribute = _first(snap, profile(snap).host_written)
+    # A statistic that cannot be true (all ones) is none: the attribute is then held to the floor as without one.
+    devstat = sane_bytes(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
+                         problems)
+    attribute = _first(snap, families.host_written(families.family_of(snap)))
     if devstat is None and (reason := too_small(snap, sane_bytes(snap, attribute, None))) is not None:
         if problems is not None:
             problems.append(reason)
@@ -175,8 +190,39 @@ def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteC
 
 def ata_host_read(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
-                 _first(snap, profile(snap).host_read), problems)
+                 _first(snap, families.host_read(families.family_of(snap))), problems)
+
+
+def doubted_unit(snap: Snapshot, counter: Counter, count: ByteCount) -> str | None:
+    """Why a count whose unit the drive database doubts (Counter.unit_doubted) is not used: it must agree with the
+    wear indicator, as full writes of the capacity per percent used at a rated erase count any flash has
+    (RATED_ERASE_RANGE); None when it does."""
+    readings = used_readings(snap).readings
+    if not readings or readings[0].at_least or not snap.capacity_bytes:
+        return (f"{count.source} is not used: {counter.unit_doubted}, and this reading has no wear indicator (or "
+                "capacity) to check it against")
+    used, step = readings[0].percent, readings[0].step
+    writes = count.bytes / snap.capacity_bytes
+    low, high = writes * 100 / (used + step), writes * 100 / used if used > 0 else float("inf")
+    if high >= RATED_ERASE_RANGE[0] and low <= RATED_ERASE_RANGE[1]:
+        return None
+    shown = [f"{x:,.0f}" if x >= 100 else f"{x:.3g}" for x in (writes, low, high)]
+    return (f"{count.source} is not used: {counter.unit_doubted}, and here it gives {shown[0]} full writes of the "
+            f"capacity at {used:g} % used ({readings[0].source}), a rated {shown[1]}-{shown[2]} erase cycles, "
+            f"outside any flash's {RATED_ERASE_RANGE[0]:,}-{RATED_ERASE_RANGE[1]:,}")
 
 
 def ata_nand_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
-    return sane_bytes(snap, _first(snap, profile(snap).nand_written), problems)
+    """NAND writes: the first of the family's counters that reads, if it can be true (and, where its unit is
+    doubted, agrees with the wear indicator)."""
+    for counter in families.nand_written(families.family_of(snap)):
+        count = _counter_bytes(snap, counter)
+        if count is None:
+            continue
+        reason = doubted_unit(snap, counter, count) if counter.unit_doubted else None
+        if reason is not None:
+            if problems is not None:
+                problems.append(reason)
+            return None
+        return sane_bytes(snap, count, problems)
+    return None

@@ -1,6 +1,7 @@
-"""Wear counters finer than a drive's whole-percent indicator, as data: which attribute or log field counts writes to
-the flash (NAND bytes or pages), average erase cycles, or host writes, in what unit, with the drive's own rating
-where it reports one (a rated erase count, an endurance estimate), and where each comes from.
+"""Wear counters finer than a drive's whole-percent indicator: the attributes and log fields that count writes to the
+flash (NAND bytes or pages), average erase cycles, or host writes, read as the drive's family row (Family.fine) and
+their drive-database names (named.NAMED_FINE) say, in their units, with the drive's own rating where it reports one
+(a rated erase count, an endurance estimate).
 
 A counter that sees the flash (`media`, `erase`) counts wear: the wear per unit is near constant over a drive's life
 (on Intel drives whose E2h counts wear in 1/1024 % steps, wear per NAND byte in a months-long window stayed within
@@ -14,8 +15,9 @@ live reading of the same drive supplies). NVMe log pages are the bytes of the pa
 (Snapshot.nvme_logs), whoever read them (smartctl's `-l nvmelog` dump, or nvme-cli's `get-log -b`).
 
 Sources:
-- smartmontools drivedb.h (drivedb/drivedb.h at f1d0da9ce): the attribute names and raw formats of the entries
-  "Crucial/Micron Client SSDs" (173 Ave_Block-Erase_Count, 247 Host_Program_Page_Count, 248 FTL_Program_Page_Count),
+- smartmontools drivedb.h (drivedb/drivedb.h at f1d0da9ce), cited beside the rows and names that hold them: the
+  attribute names and raw formats of the entries "Crucial/Micron Client SSDs" (173 Ave_Block-Erase_Count, 247
+  Host_Program_Page_Count, 248 FTL_Program_Page_Count),
   "Micron 5100 / 52x0 / 5300 / 5400 SSDs" (173 Avg_Block-Erase_Count, 247, 248 Bckgnd_Program_Page_Cnt),
   "Samsung based SSDs" (177 Wear_Leveling_Count kept at smartctl's default name, raw = average erase cycles),
   "WD Blue / Red / Green SSDs" (173 Average_PE_Cycles_TLC, 233 NAND_GB_Written_TLC),
@@ -23,8 +25,8 @@ Sources:
   "Seagate Nytro SATA SSD" (173 Avg_Program/Erase_Ct), "SandForce Driven SSDs" (173 Average_PE_Cycles),
   "Silicon Motion based SSDs" (167 Average_Erase_Count, 168 Max_Erase_Count_of_Spec: the rated count),
   "Indilinx Barefoot 3 based SSDs" (208 Average_Erase_Count, 205 Max_Rated_PE_Count) and "Indilinx
-  Barefoot_2/Everest/Martini based SSDs" (205 Max_PE_Count_Spec). NAND byte counters: counters.py (vendors.py's
-  profiles: Intel 243/249, and 233/243/249 wherever the drive-database name says NAND or flash and its unit).
+  Barefoot_2/Everest/Martini based SSDs" (205 Max_PE_Count_Spec). NAND byte counters: counters.py (the rows'
+  nand_written: Intel 243/249, and 233/243/249 wherever the drive-database name says NAND or flash and its unit).
 - NVMe Endurance Group Information log (LID 09h, NVMe 1.4+): libnvme src/nvme/types.h `struct
   nvme_endurance_group_log` (v1.3): byte 5 Percentage Used, 32-47 Endurance Estimate, 48-63 Data Units Read,
   64-79 Data Units Written, 80-95 Media Units Written, 128-bit little-endian, in units of 10^9 bytes (NVMe base
@@ -43,72 +45,70 @@ Sources:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
-from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterKind, CounterReading, Snapshot
+from ssdwear.model.family import CounterKind, FineCounter
+from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterReading, Snapshot
 
-from . import counters, vendors
-from .vendors import RATED_ERASE_RANGE, MiB, log_entries
+from . import counters
+from .families import family_of, known, matches_whole
+from .indicators import RATED_ERASE_RANGE
+from .named import NAMED_FINE
+from .timed import log_entries
+
+MiB = 1 << 20
 
 # A counter that sees the flash counts wear; host writes do not see write amplification.
 WEAR_KINDS: tuple[CounterKind, ...] = ("media", "erase")
-
-
-@dataclass(frozen=True)
-class _AtaCounter:
-    """Attributes (summed) that count media writes or average erase cycles, with the drive-database names they carry
-    in the entries cited above. `any_name` entries apply to the families whose profile covers one controller (the
-    reading's names are then only checked where it has them); the others need the name."""
-
-    source: str
-    kind: CounterKind
-    ids: tuple[int, ...]
-    names: str  # a regex every attribute's name must match (where the reading carries names)
-    unit: str
-    any_name: bool = False  # a reading without names (an attribute log) is read too
-    rated_id: int | None = None  # the attribute whose raw is the drive's rated count
-    rated_names: str = ""
-
-
-_PAGES = _AtaCounter("nand_pages_written", "media", (247, 248),
-                     r"^(Host_Program_Page_Count|FTL_Program_Page_Count|Bckgnd_Program_Page_Cnt)$", "NAND page")
-_AVERAGE_ERASE = r"^(Ave_Block-Erase_Count|Avg_Block-Erase_Count|Average_PE_Cycles_TLC|Avg_Write/Erase_Count|" \
-                 r"Avg_Program/Erase_Ct|Average_PE_Cycles)$"
-# Families whose attribute IDs are fixed: by their profile (vendors.py), or by the drive-database entry's models.
-_FAMILIES: tuple[tuple[Callable[[Snapshot], bool], tuple[_AtaCounter, ...]], ...] = (
-    (lambda s: vendors.profile(s).name == "Crucial/Micron",
-     (_PAGES, _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"))),
-    (lambda s: vendors.profile(s).name == "Samsung",
-     (_AtaCounter("average_erase_count", "erase", (177,), r"^Wear_Leveling_Count$", "erase cycle", any_name=True),)),
-    (lambda s: vendors.profile(s).name == vendors.WD_SATA,
-     (_AtaCounter("average_erase_count", "erase", (173,), r"^Average_PE_Cycles_TLC$", "erase cycle",
-                  any_name=True),)),
-)
-# Counters recognised by their drive-database name alone, on any family (the name comes only from the entries cited).
-_BY_NAME: tuple[_AtaCounter, ...] = (
-    _AtaCounter("average_erase_count", "erase", (167,), r"^Average_Erase_Count$", "erase cycle", rated_id=168,
-                rated_names=r"^Max_Erase_Count_of_Spec$"),
-    _AtaCounter("average_erase_count", "erase", (208,), r"^Average_Erase_Count$", "erase cycle", rated_id=205,
-                rated_names=r"^(Max_Rated_PE_Count|Max_PE_Count_Spec)$"),
-    _AtaCounter("average_erase_count", "erase", (173,), _AVERAGE_ERASE, "erase cycle"),
-    _AtaCounter("average_erase_count", "erase", (244,), r"^Average_Erase_Count$", "erase cycle"),
-)
 
 
 def _named(attr: Attribute, names: str, any_name: bool) -> bool:
     return bool(re.match(names, attr.name)) if attr.name else any_name
 
 
-def _ata_counter(snap: Snapshot, spec: _AtaCounter) -> CounterReading | None:
+def _copy_of_normalised(attrs: Sequence[Attribute], spec: FineCounter, warnings: list[str]) -> bool:
+    """Whether the counter's raw is its attribute's normalised value copied (FineCounter.raw_may_copy_normalised),
+    said in a warning."""
+    copied = [a for a in attrs if spec.raw_may_copy_normalised and a.value is not None and a.raw == a.value]
+    for a in copied:
+        warnings.append(f"attribute {a.id} {a.name or '(unnamed)'} raw {a.raw} equals its normalised value: a copy "
+                        f"of the wear indicator, not an average erase count (read as one it would fall as the drive "
+                        f"wears, as on Samsung's PM851 OEM firmwares); {spec.source} is not used")
+    return bool(copied)
+
+
+_RAW16 = re.compile(r"(\d+) (\d+) (\d+)")
+
+
+def _raw_count(attr: Attribute, raw16_average: bool) -> int:
+    """The attribute's raw, or the average of the three erase counts a raw16 packs (FineCounter.raw16_average): the
+    words smartctl printed for the format, else those of the 48-bit number it printed for a drive it did not know."""
+    if not raw16_average:
+        return attr.raw or 0
+    printed = _RAW16.fullmatch(attr.raw_string.strip())
+    words = [int(w) for w in printed.groups()] if printed else [((attr.raw or 0) >> s) & 0xFFFF for s in (32, 16, 0)]
+    return sorted(words)[1]
+
+
+def _ata_counter(snap: Snapshot, spec: FineCounter, warnings: list[str]) -> CounterReading | None:
     attrs = [snap.attr(i) for i in spec.ids]
     if any(a is None or a.raw is None or not _named(a, spec.names, spec.any_name) for a in attrs):
         return None
     present = [a for a in attrs if a is not None]
-    value = sum(a.raw or 0 for a in present)
+    if _copy_of_normalised(present, spec, warnings):
+        return None
+    value = sum(_raw_count(a, spec.raw16_average) for a in present)
     detail = " + ".join(f"{a.id} {a.name or '(unnamed)'}" for a in present)
+    if spec.raw16_average:
+        detail += " (of its three 16-bit counts, the one between the other two)"
     detail = f"attribute{'s' if len(present) > 1 else ''} {detail} = {value:,} ({spec.unit}s)"
+    if spec.between is not None:
+        low, high = (b.raw if (b := snap.attr(i)) is not None else None for i in spec.between)
+        if low is None or high is None or not low <= value <= high:
+            return None
+        detail += f", between attribute {spec.between[0]}'s {low:,} and {spec.between[1]}'s {high:,}"
     rated, rated_detail = None, ""
     if spec.rated_id is not None:
         r = snap.attr(spec.rated_id)
@@ -127,18 +127,19 @@ def _nand_bytes(snap: Snapshot) -> CounterReading | None:
     return CounterReading("nand_bytes_written", "media", count.bytes, "byte", 1, count.source + f" ({unit} units)")
 
 
-def ata_counters(snap: Snapshot) -> list[CounterReading]:
+def ata_counters(snap: Snapshot, warnings: list[str] | None = None) -> list[CounterReading]:
     """The finer counters an ATA reading offers: NAND writes (bytes, else pages), an average erase count (rated
-    where the drive says so), host writes; at most one of each source."""
+    where the drive says so), host writes; at most one of each source. A counter the reading shows to be no count
+    is left out, with a warning."""
+    said: list[str] = warnings if warnings is not None else []
     found: dict[str, CounterReading] = {}
     nand = _nand_bytes(snap)
     if nand is not None:
         found[nand.source] = nand
-    family = next((specs for matches, specs in _FAMILIES if matches(snap)), ())
-    for spec in (*family, *_BY_NAME):
+    for spec in (*family_of(snap).fine, *NAMED_FINE):
         if spec.source in found or (spec.source == "nand_pages_written" and nand is not None):
             continue
-        reading = _ata_counter(snap, spec)
+        reading = _ata_counter(snap, spec, said)
         if reading is not None:
             found[spec.source] = reading
     host = counters.ata_host_written(snap)
@@ -202,22 +203,13 @@ def endurance_log_possible(snap: Snapshot) -> bool:
     return snap.interface == "nvme" and nvme_at_least(snap.nvme_version, 1, 4)
 
 
-# Families that implement the OCP Datacenter NVMe SSD specification's log C0h, by whole model number: Solidigm
-# D7-P5520 and D7-P5620 (SSDPF2KX...T1, SSDPF2KE...T1): nvme-cli's Solidigm plugin serves their `smart-cloud`
-# command with the OCP plugin's smart-add-log (plugins/solidigm/solidigm-nvme.c) and names log C0h "OCP SMART /
-# Health Information Extended" in its log page directory (solidigm-log-page-dir.c). The page's GUID is checked
-# before its layout is trusted (ocp_smart), so a firmware that serves another C0h is never read as OCP's.
-OCP_FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("Solidigm D7-P5520/P5620", re.compile(r"^(?:INTEL\s+|SOLIDIGM\s+)?SSDPF2K[XE]\d{3}T1[A-Z0-9]{0,4}$", re.I)),
-)
-
-
 def ocp_family(snap: Snapshot) -> str | None:
-    """The OCP-implementing family of this NVMe drive, or None: log C0h is read from these only."""
-    model = (snap.model or "").strip()
-    if snap.interface != "nvme":
-        return None
-    return next((name for name, pattern in OCP_FAMILIES if pattern.match(model)), None)
+    """The family of this NVMe drive when its row documents the OCP log C0h for its model (drives/intel.py), else
+    None: log C0h is read from those only."""
+    row = family_of(snap)
+    documented = any(log.log_id == OCP_SMART_LOG and (log.model is None or matches_whole(log.model, snap.model))
+                     for log in row.nvme_logs)
+    return row.name if snap.interface == "nvme" and documented else None
 
 
 def _eg_counter(snap: Snapshot) -> CounterReading | None:
@@ -266,7 +258,7 @@ def ca_unit(host_units: int, data_units_written: int | None) -> tuple[tuple[int,
 
 
 def _ca_counters(snap: Snapshot, notes: list[str]) -> list[CounterReading]:
-    timed = vendors.profile(snap).timed
+    timed = family_of(snap).timed
     page = snap.nvme_logs.get(0xCA) if timed is not None and timed.log_page == 0xCA else None
     entries = log_entries(page) if page else {}
     if 0xE2 not in entries:  # not Intel's layout (the entries are found by key: another vendor's 0xCA has none)
@@ -340,7 +332,7 @@ def finer_counters(snap: Snapshot, notes: list[str] | None = None, warnings: lis
     """Every finer counter of this reading that every layer can hold (storable), the ones that count wear first
     (rated, then media, then erase), host writes last."""
     found = nvme_counters(snap, notes) if snap.interface == "nvme" else \
-        ata_counters(snap) if snap.interface == "ata" else []
+        ata_counters(snap, warnings) if snap.interface == "ata" else []
     order = {"media": 1, "erase": 2, "host": 3}
     return sorted(storable(found, warnings), key=lambda c: (c.rated is None, order[c.kind]))
 
@@ -352,8 +344,8 @@ def attribute_reading(model: str | None, values: Mapping[int, tuple[int | None, 
     drive-database names, where known (a live reading of the same drive), let the name-keyed counters count."""
     attrs = {i: Attribute(i, names.get(i, ""), norm, None, None, raw, "" if raw is None else str(raw))
              for i, (norm, raw) in values.items()}
-    return Snapshot(source=model or "attributes", interface="ata", model=model, model_family=family,
-                    rotation_rate=0, power_on_hours=power_on_hours, attributes=attrs)
+    return known(Snapshot(source=model or "attributes", interface="ata", model=model, model_family=family,
+                          rotation_rate=0, power_on_hours=power_on_hours, attributes=attrs))
 
 
 def by_source(readings: Sequence[CounterReading], source: str) -> CounterReading | None:

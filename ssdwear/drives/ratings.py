@@ -14,17 +14,23 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from ssdwear.model.records import Snapshot
-from ssdwear.model.units import span_text
-
-TB = 10**12
-PB = 10**15
-GB = 10**9
+from ssdwear.model.units import (
+    CAPACITY,
+    DWPD,
+    NAND,
+    RATED_WRITES,
+    YEARS,
+    Limits,
+    bytes_span,
+    bytes_text,
+    capacity_text,
+)
 
 CATALOGUE_FILE = Path(__file__).resolve().parent / "ratings.yaml"  # the catalogue people edit, with its sources
 # ... and what a run reads: the same data as JSON, written by `python3 -m ssdwear.drives.ratings` (a test keeps the two
@@ -153,23 +159,65 @@ class Rating:
         return "rating unknown"
 
 
-def capacity_text(count: float | None) -> str:
-    """Nominal capacities as vendors write them: '200 GB', '1.92 TB'."""
-    if not count:
-        return ""
-    return f"{count / TB:g} TB" if count >= TB else f"{count / GB:g} GB"
+class RatingField(NamedTuple):
+    """One field of a rating: the Rating attribute, its key in the config's `ratings` and in the catalogue
+    (ratings.yaml; a dotted key is a key inside a mapping) (None: that source does not give it), what it holds and
+    the range its figure must lie in. Both readers read every field by this table and check it by rating_problem."""
+
+    attr: str
+    config: str | None
+    catalogue: str | None
+    kind: Literal["pattern", "text", "bytes", "number"]  # bytes: the config takes '1.5 PB'; the catalogue, bytes
+    limits: Limits | None = None
 
 
-def bytes_text(count: float) -> str:
-    """Ratings as vendors write them: '500 TB', '1.1 PB', '8.76 PB'."""
-    value, unit = (count / PB, "PB") if count >= PB else (count / TB, "TB")
-    text = f"{value:.3g}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
-    return f"{text if '.' in text or value >= 10 else text + '.0'} {unit}"
+RATING_FIELDS = (
+    RatingField("model", "model", "model", "pattern"),
+    RatingField("serial", "serial", None, "text"),
+    RatingField("bytes", "tbw", "tbw_bytes", "bytes", RATED_WRITES),
+    RatingField("bytes_low", "tbw_low", "tbw_bytes_range.low", "bytes", RATED_WRITES),
+    RatingField("bytes_high", "tbw_high", "tbw_bytes_range.high", "bytes", RATED_WRITES),
+    RatingField("range_scope", None, "tbw_bytes_range.scope", "text"),
+    RatingField("dwpd", "dwpd", "dwpd", "number", DWPD),
+    RatingField("warranty_years", "warranty_years", "warranty_years", "number", YEARS),
+    RatingField("nominal_capacity_bytes", "capacity", "capacity_bytes", "bytes", CAPACITY),
+    RatingField("nand_bytes", "nand", "nand_bytes", "bytes", NAND),
+    RatingField("reserved_bytes", None, "reserved_bytes", "bytes", NAND),
+    RatingField("workload", "workload", "workload", "text"),  # the config: a WORKLOAD_KINDS key; the catalogue: words
+    RatingField("note", "note", None, "text"),
+    RatingField("vendor", None, "vendor", "text"),
+    RatingField("family", None, "family", "text"),
+    RatingField("interface", None, "interface", "text"),
+    RatingField("drive_class", None, "class", "text"),
+    RatingField("missing", None, "missing", "text"),
+)
 
 
-def bytes_span(low: float, high: float) -> str:
-    """A range of ratings: '5.0-60 TB', '500 TB-1.5 PB'."""
-    return span_text(bytes_text(low), bytes_text(high))
+def rating_problem(values: Mapping[str, Any], key: Callable[[str], str | None], rated: bool = True
+                   ) -> tuple[str | None, str] | None:
+    """What is wrong with a rating as a whole (its fields read: Rating attribute -> value), as (the attribute it is
+    about, or None for the whole entry; what to do), in the names `key` gives the attributes (the config's or the
+    catalogue's); None when nothing is. `rated`: it must carry a rating (the catalogue's `unrated` need not)."""
+    def q(attr: str) -> str:
+        return f"'{key(attr)}'"
+
+    low, high, dwpd = values.get("bytes_low"), values.get("bytes_high"), values.get("dwpd")
+    if not values.get("model") and not values.get("serial"):
+        return None, f"needs {q('model')} (a regular expression)" + (f" or {q('serial')}" if key("serial") else "")
+    if (low is None) != (high is None) or (low is not None and (values.get("bytes") is not None or dwpd is not None)):
+        return None, f"a range needs both {q('bytes_low')} and {q('bytes_high')}, and neither {q('bytes')} nor " \
+                     f"{q('dwpd')}"
+    if low is not None and low >= high:
+        return "bytes_low", f"must be below {key('bytes_high')}"
+    forms = [values.get("bytes"), dwpd, low].count(None)
+    if (rated and forms != 2) or forms < 2 or (dwpd is not None and values.get("warranty_years") is None):
+        return None, (f"needs {q('bytes')} (e.g. 1.5 PB), both {q('dwpd')} and {q('warranty_years')}, or a range "
+                      f"{q('bytes_low')} and {q('bytes_high')}")
+    nand, capacity = values.get("nand_bytes"), values.get("nominal_capacity_bytes")
+    if nand is not None and (capacity is None or nand <= capacity):
+        return "nand_bytes", (f"needs {q('nominal_capacity_bytes')} too, and more NAND than capacity (e.g. "
+                              "capacity: 200 GB, nand: 320 GiB)")
+    return None
 
 
 @dataclass(frozen=True)
@@ -301,65 +349,63 @@ def _entries(doc: Any, check_patterns: bool) -> tuple[Rating, ...]:
     return tuple(_entry(e, rated, i, check_patterns) for i, (e, rated) in enumerate(entries))
 
 
-def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Rating:
-    def need(key: str, kind: type) -> Any:
-        value = e.get(key) if isinstance(e, dict) else None
-        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-            raise CatalogueError(f"ratings catalogue entry {index}: '{key}' missing or not a {kind.__name__}")
+CONFIG_KEYS = {f.attr: f.config for f in RATING_FIELDS if f.config}
+CATALOGUE_KEYS = {f.attr: f.catalogue for f in RATING_FIELDS if f.catalogue}
+
+
+def _given(e: Mapping[str, Any], key: str) -> Any:
+    """The value at a (dotted) catalogue key, None where there is none."""
+    for part in key.split("."):
+        e = e.get(part) if isinstance(e, Mapping) else None  # type: ignore[assignment]
+    return e
+
+
+def _catalogue_value(f: RatingField, value: Any, where: str, check_pattern: bool) -> Any:
+    if f.kind in ("pattern", "text"):
+        if not isinstance(value, str):
+            raise CatalogueError(f"{where}: '{f.catalogue}' missing or not a str")
+        if f.kind == "pattern" and check_pattern:  # at build time; a run compiles only the patterns a drive needs
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise CatalogueError(f"{where}: model /{value}/ is not a regular expression: {exc}") from None
         return value
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise CatalogueError(f"{where}: '{f.catalogue}' must be a positive number")
+    if f.limits is not None:
+        try:
+            f.limits.check(float(value), str(value))
+        except ValueError as exc:
+            raise CatalogueError(f"{where}: '{f.catalogue}': {exc}") from None
+    return int(value) if f.kind == "bytes" else float(value)
 
-    def number(key: str) -> float | None:
-        value = e.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            raise CatalogueError(f"ratings catalogue entry {index}: '{key}' must be a positive number")
-        return float(value)
 
-    model = need("model", str)
-    try:
-        if check_pattern:  # at build time; a run compiles only the patterns a drive needs
-            re.compile(model)
-    except re.error as exc:
-        raise CatalogueError(f"ratings catalogue entry {index}: model /{model}/ is not a regular expression: {exc}") \
-            from None
-    src = need("source", dict)
+def _entry(e: Any, rated: bool, index: int, check_pattern: bool = True) -> Rating:
+    """One catalogue entry, read and checked by the fields' table (RATING_FIELDS) and rating_problem."""
+    where = f"ratings catalogue entry {index}"
+    if not isinstance(e, dict):
+        raise CatalogueError(f"{where}: expected a mapping")
+    values = {f.attr: _catalogue_value(f, _given(e, f.catalogue), where, check_pattern) for f in RATING_FIELDS
+              if f.catalogue is not None and _given(e, f.catalogue) is not None}
+    for attr in ("model", "vendor", "family", *(() if rated else ("missing",))):
+        if attr not in values:
+            raise CatalogueError(f"{where}: '{CATALOGUE_KEYS[attr]}' missing or not a str")
+    if "tbw_bytes_range" in e and (not isinstance(e["tbw_bytes_range"], dict) or "range_scope" not in values):
+        raise CatalogueError(f"{where}: tbw_bytes_range needs low, high and scope")
+    problem = rating_problem(values, CATALOGUE_KEYS.get, rated)
+    if problem is not None:
+        raise CatalogueError(f"{where}: {f'{CATALOGUE_KEYS[problem[0]]}: ' if problem[0] else ''}{problem[1]}")
+    src = e.get("source")
+    if not isinstance(src, dict):
+        raise CatalogueError(f"{where}: 'source' missing or not a dict")
     source = Source(str(src.get("title", "")), str(src.get("url", "")), str(src.get("date", "")),
                     str(src.get("kind", "")))
-    tbw, dwpd, years = number("tbw_bytes"), number("dwpd"), number("warranty_years")
-    low, high, scope = _range(e, index)
-    if rated and [tbw, dwpd, low].count(None) != 2:
-        raise CatalogueError(f"ratings catalogue entry {index}: needs exactly one of tbw_bytes, dwpd and "
-                             "tbw_bytes_range")
-    if dwpd is not None and years is None:
-        raise CatalogueError(f"ratings catalogue entry {index}: dwpd needs warranty_years")
     spare = e.get("spare_area") or {}
-    capacity, nand, reserved = number("capacity_bytes"), number("nand_bytes"), number("reserved_bytes")
-    rating = Rating(
-        bytes=int(tbw) if tbw is not None else None, note="", model=model,
-        nominal_capacity_bytes=int(capacity) if capacity else None,
-        spare_area_bytes=int(spare["tbw_bytes"]) if spare else None, dwpd=dwpd, warranty_years=years,
-        spare_area_percent=float(spare["percent"]) if spare else None,
-        spare_area_wording=str(spare.get("wording")) if spare else None,
-        vendor=need("vendor", str), family=str(need("family", str)),
-        nand_bytes=int(nand) if nand else None, reserved_bytes=int(reserved) if reserved else None,
-        interface=e.get("interface"), drive_class=e.get("class"), workload=e.get("workload"), source=source,
-        verified=bool(e.get("model_verified")), missing=None if rated else str(need("missing", str)),
-        origin="built-in", bytes_low=low, bytes_high=high, range_scope=scope)
+    rating = Rating(note="", **{"bytes": None, **values}, source=source, verified=bool(e.get("model_verified")),
+                    origin="built-in", spare_area_bytes=int(spare["tbw_bytes"]) if spare else None,
+                    spare_area_percent=float(spare["percent"]) if spare else None,
+                    spare_area_wording=str(spare.get("wording")) if spare else None)
     return replace(rating, note=_note(rating))
-
-
-def _range(e: dict[str, Any], index: int) -> tuple[int | None, int | None, str | None]:
-    """An entry's tbw_bytes_range {low, high, scope}: (low, high, scope), or Nones when it has none."""
-    if "tbw_bytes_range" not in e:
-        return None, None, None
-    given = e["tbw_bytes_range"]
-    if not isinstance(given, dict) or not isinstance(given.get("scope"), str):
-        raise CatalogueError(f"ratings catalogue entry {index}: tbw_bytes_range needs low, high and scope")
-    low, high = given.get("low"), given.get("high")
-    if not (isinstance(low, int) and isinstance(high, int)) or isinstance(low, bool) or not 0 < low < high:
-        raise CatalogueError(f"ratings catalogue entry {index}: tbw_bytes_range needs 0 < low < high (bytes)")
-    return low, high, str(given["scope"])
 
 
 def _note(r: Rating) -> str:

@@ -27,6 +27,7 @@ from typing import Any
 
 from ssdwear.model.errors import SsdwearError
 from ssdwear.model.escape import visible
+from ssdwear.model.records import DriveId
 from ssdwear.model.version import __version__
 
 from .trust import UntrustedFile, check_event_program, trusted_program
@@ -144,7 +145,7 @@ def _subject(doc: Mapping[str, Any]) -> str:
     if isinstance(group, Mapping):
         return _text(group.get("name") or "?")
     d = _drive(doc)
-    name = " ".join(_text(x) for x in (d.get("model"), f"[{d.get('serial') or d.get('wwn')}]") if x and x != "[None]")
+    name = _text(DriveId(d.get("model"), d.get("serial"), d.get("wwn")).label)
     return name or _text(d.get("device") or "?")
 
 

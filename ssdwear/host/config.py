@@ -15,18 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS, THRESHOLD_NAMES, Threshold
-from ssdwear.drives.ratings import WORKLOAD_KINDS, Rating
+from ssdwear.drives.ratings import CONFIG_KEYS, RATING_FIELDS, WORKLOAD_KINDS, Rating, RatingField, rating_problem
 from ssdwear.model.errors import ConfigError
 from ssdwear.model.units import (
-    CAPACITY,
-    DWPD,
     LOCK_WAIT,
-    NAND,
-    RATED_WRITES,
     THRESHOLDS,
     WORKERS,
-    YEARS,
     Limits,
+    bytes_span,
+    bytes_text,
     parse_bytes,
     parse_deadline_seconds,
     parse_duration_minutes,
@@ -355,52 +352,43 @@ class _Reader:
         return current
 
     def rating(self, node: Node, key: str) -> Rating:
+        """One of the config's ratings, read and checked by the fields' table (drives/ratings.py RATING_FIELDS,
+        its config keys) and the rules every rating is held to (rating_problem)."""
         fields = self.mapping(node, key)
-        allowed = {"model", "serial", "tbw", "tbw_low", "tbw_high", "dwpd", "warranty_years", "note", "capacity",
-                   "nand", "workload"}
+        by_key = {f.config: f for f in RATING_FIELDS if f.config}
         for name, (key_node, _) in fields.items():
-            if name not in allowed:
-                raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(allowed))}")
-        model = self.string(fields["model"][1], f"{key}.model") if "model" in fields else None
-        serial = self.string(fields["serial"][1], f"{key}.serial") if "serial" in fields else None
-        if not model and not serial:
-            raise self.error(node, key, "needs 'model' (a regular expression) or 'serial'")
-        if model:
-            import re
-
-            try:
-                re.compile(model)
-            except re.error as exc:
-                raise self.error(fields["model"][1], f"{key}.model", f"not a valid regular expression: {exc}") \
-                    from None
-        tbw = self.size(fields["tbw"][1], f"{key}.tbw", RATED_WRITES) if "tbw" in fields else None
-        dwpd = self.number(fields["dwpd"][1], f"{key}.dwpd", DWPD) if "dwpd" in fields else None
-        years = (self.number(fields["warranty_years"][1], f"{key}.warranty_years", YEARS)
-                 if "warranty_years" in fields else None)
-        # A published range and no single figure (for `plan`; a range attaches no rated TBW to a drive).
-        low, high = (self.size(fields[k][1], f"{key}.{k}", RATED_WRITES) if k in fields else None
-                     for k in ("tbw_low", "tbw_high"))
-        if (low is None) != (high is None) or (low is not None and (tbw is not None or dwpd is not None)):
-            raise self.error(node, key, "a range needs both 'tbw_low' and 'tbw_high', and neither 'tbw' nor 'dwpd'")
-        if low is not None and high is not None and low >= high:
-            raise self.error(fields["tbw_low"][1], f"{key}.tbw_low", "must be below tbw_high")
-        if tbw is None and low is None and (dwpd is None or years is None):
-            raise self.error(node, key, "needs 'tbw' (e.g. 1.5 PB), both 'dwpd' and 'warranty_years', or a range "
-                                        "'tbw_low' and 'tbw_high'")
-        # For `plan`: the nominal capacity (DWPD ratings need it when no drive says it) and the raw NAND (the
-        # spare-area model needs it).
-        capacity = self.size(fields["capacity"][1], f"{key}.capacity", CAPACITY) if "capacity" in fields else None
-        nand = self.size(fields["nand"][1], f"{key}.nand", NAND) if "nand" in fields else None
-        if nand is not None and (capacity is None or nand <= capacity):
-            raise self.error(fields["nand"][1], f"{key}.nand", "needs 'capacity' too, and more NAND than capacity "
-                                                               "(e.g. capacity: 200 GB, nand: 320 GiB)")
-        workload = self.string(fields["workload"][1], f"{key}.workload") if "workload" in fields else None
+            if name not in by_key:
+                raise self.error(key_node, f"{key}.{name}", f"unknown key; use {', '.join(sorted(by_key))}")
+        values = {by_key[name].attr: self._rating_value(by_key[name], value, f"{key}.{name}")
+                  for name, (_, value) in fields.items()}
+        problem = rating_problem(values, CONFIG_KEYS.get)
+        if problem is not None:
+            attr, said = problem
+            about = CONFIG_KEYS[attr] if attr is not None else None
+            raise self.error(fields[about][1] if about else node, f"{key}.{about}" if about else key, said)
+        workload = values.get("workload")
         if workload is not None and workload not in WORKLOAD_KINDS:
             raise self.error(fields["workload"][1], f"{key}.workload", f"use {', '.join(WORKLOAD_KINDS)} (the "
                              "workload the rating is stated on, for plan)")
-        note = self.string(fields["note"][1], f"{key}.note") if "note" in fields else (
-            f"{tbw / 1e12:g} TB" if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
-            f"{(low or 0) / 1e12:g}-{(high or 0) / 1e12:g} TB")
-        return Rating(bytes=tbw, note=note, model=model, serial=serial, dwpd=dwpd, warranty_years=years,
-                      nominal_capacity_bytes=capacity, nand_bytes=nand, bytes_low=low, bytes_high=high,
-                      workload=WORKLOAD_KINDS[workload] if workload else None)
+        tbw, dwpd, years, low, high = (values.get(a) for a in ("bytes", "dwpd", "warranty_years", "bytes_low",
+                                                               "bytes_high"))
+        note = values.get("note") or (bytes_text(tbw) if tbw else f"{dwpd:g} DWPD x {years:g} years" if dwpd else
+                                      bytes_span(low or 0, high or 0))
+        return Rating(**{"bytes": None, **values, "note": note,
+                         "workload": WORKLOAD_KINDS[workload] if workload else None})
+
+    def _rating_value(self, f: RatingField, node: Node, key: str) -> Any:
+        if f.kind == "bytes":
+            assert f.limits is not None
+            return self.size(node, key, f.limits)
+        if f.kind == "number":
+            return self.number(node, key, f.limits)
+        value = self.string(node, key)
+        if f.kind == "pattern":
+            import re
+
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise self.error(node, key, f"not a valid regular expression: {exc}") from None
+        return value

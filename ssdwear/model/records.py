@@ -10,9 +10,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
 from typing import Any, Literal, Protocol
 
 from .counts import count_text
+from .family import CounterKind, Family
 
 # One NVMe "data unit" is 1000 logical blocks of 512 bytes (NVMe base spec, SMART/Health log).
 NVME_DATA_UNIT_BYTES = 512_000
@@ -25,9 +27,6 @@ MINUTES_PER_YEAR = 525_600  # 365 days, as Intel MAS and the seed article count 
 # A measured window: Intel's timed workload since a reset, a finer counter since `start` stored its baseline (any
 # SSD), two or more saved outputs of one drive, the history.
 WindowKind = Literal["timed-workload", "counter", "readings", "history"]
-# What a finer counter counts: writes to the flash (media) or its average erase cycles (erase) see the drive's write
-# amplification and count wear; host writes do not.
-CounterKind = Literal["media", "erase", "host"]
 DriveKind = Literal["ssd", "hdd", "unknown"]
 
 
@@ -132,6 +131,8 @@ class Snapshot:
     parse_notes: tuple[str, ...] = ()  # what the parser noticed (odd values, missing sections)
     problems: tuple[str, ...] = ()  # impossible values the parser dropped (they become warnings)
     truncated: bool = False  # the output was cut off (a capture that ends inside a table)
+    # The drive-family row this reading was matched to (drives/families.py), once per reading: every layer reads it.
+    family: Family | None = field(default=None, compare=False, repr=False)
 
     def attr(self, attr_id: int) -> Attribute | None:
         return self.attributes.get(attr_id)
@@ -175,13 +176,29 @@ class UsedSource:
     detail: str  # what was read, e.g. "attribute 233 normalized 090"
 
 
+class WindowState(Enum):
+    """Where a window stands, as its rule judged it (the words are what the report's table prints)."""
+
+    VALID = "valid"
+    NOT_YET = "not valid yet"  # it becomes valid by itself as power-on minutes pass (it says when)
+    HELD = "not valid"  # Intel's counters hold 65535 with no reset ssdwear recorded: valid some time, when not known
+    UNTRUSTED = "not trustworthy"  # the timer's values cannot be a measurement
+    REFUSED = "not usable"  # no window from these readings or this baseline, and none will come by waiting
+
+    @property
+    def pending(self) -> bool:
+        """Not valid *yet*: it becomes valid by itself as power-on minutes pass (measure waits for it)."""
+        return self in (WindowState.NOT_YET, WindowState.HELD)
+
+
 @dataclass(frozen=True)
 class Window:
     """A measured wear window: Intel's timed workload (E2h/E3h/E4h) or two readings of one counter."""
 
     kind: WindowKind
-    valid: bool
-    reason: str | None = None  # why the window is not valid (yet), or how it was formed
+    state: WindowState
+    reason: str | None = None  # why the window is not valid (yet), or how it was formed; a timed window that is not
+    # valid says its state first ('not valid yet: ...', 'timer not trustworthy: ...')
     minutes: float | None = None  # E4h power-on minutes, or power-on minutes between readings
     wear_percent: float | None = None  # wear caused in the window, percent of rated endurance
     wear_steps: int | None = None  # raw E2h (1/1024 %) for the timed workload
@@ -189,11 +206,19 @@ class Window:
     represents_minutes: float | None = None  # real time the window stands for (--represents)
     valid_in_minutes: float | None = None  # power-on minutes until the window becomes valid
     counter: str | None = None  # the counter a 'counter', 'readings' or 'history' window used
-    pending: bool = False  # not valid *yet*: it becomes valid by itself as power-on minutes pass (a timed window)
     wear_percent_low: float | None = None  # a counter window: the range of the wear in it
     wear_percent_high: float | None = None
     counter_delta: int | None = None  # a counter window: how far the counter moved, in its units
     started_at: datetime | None = None  # a counter window: when `start` stored its baseline
+
+    @property
+    def valid(self) -> bool:
+        return self.state is WindowState.VALID
+
+    @property
+    def pending(self) -> bool:
+        """Not valid *yet*: it becomes valid by itself as power-on minutes pass."""
+        return self.state.pending
 
 
 @dataclass(frozen=True)
@@ -470,11 +495,6 @@ class Identified(Protocol):
     def interface(self) -> str: ...
 
 
-def drive_label(model: str | None, serial: str | None) -> str:
-    """A drive in words: 'MODEL [SERIAL]' ('' when neither is known). Every message and view names a drive so."""
-    return " ".join(x for x in (model, serial and f"[{serial}]") if x)
-
-
 @dataclass(frozen=True)
 class DriveId:
     """Who a drive is: model + serial, else its WWN, never its /dev name (the history's key). The interface is kept
@@ -489,6 +509,11 @@ class DriveId:
     def of(cls, drive: Identified) -> DriveId:
         return cls(drive.model, drive.serial, drive.wwn, drive.interface)
 
+    @classmethod
+    def unknown(cls) -> DriveId:
+        """A drive nothing is known of (one that could not be read)."""
+        return cls()
+
     @property
     def key(self) -> str | None:
         """model|serial, else wwn:WWN; None when the drive cannot be identified (then nothing is stored of it)."""
@@ -500,8 +525,11 @@ class DriveId:
 
     @property
     def label(self) -> str:
-        """'MODEL [SERIAL]', the WWN standing in for a serial the drive does not give."""
-        return drive_label(self.model, self.serial or self.wwn)
+        """Which drive, in words: 'MODEL [SERIAL]', the WWN standing in for a serial the drive does not give ('' when
+        nothing is known). Every message, view and document for people names a drive so (render/layout.drive_name
+        is this, with the model kept from breaking across lines)."""
+        said = self.serial or self.wwn
+        return " ".join(x for x in (self.model, said and f"[{said}]") if x)
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,32 @@ def parse_write_rate(text: str) -> tuple[float, str]:
                      f"capacity ({WRITE_RATE_FORMS})")
 
 
+# Byte words. Vendors' TB and PB are decimal.
+GB = 10**9
+TB = 10**12
+PB = 10**15
+
+
+def capacity_text(count: float | None) -> str:
+    """Nominal capacities as vendors write them: '200 GB', '1.92 TB'."""
+    if not count:
+        return ""
+    return f"{count / TB:g} TB" if count >= TB else f"{count / GB:g} GB"
+
+
+def bytes_text(count: float) -> str:
+    """Ratings as vendors write them: '500 TB', '1.1 PB', '8.76 PB'."""
+    value, unit = (count / PB, "PB") if count >= PB else (count / TB, "TB")
+    text = f"{value:.3g}" if value >= 10 else f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{text if '.' in text or value >= 10 else text + '.0'} {unit}"
+
+
+def bytes_span(low: float, high: float) -> str:
+    """A range of ratings: '5.0-60 TB', '500 TB-1.5 PB'."""
+    return span_text(bytes_text(low), bytes_text(high))
+
+
+
 def human_bytes(count: float | None) -> str:
     if count is None:
         return "-"
@@ -183,6 +209,28 @@ def human_bytes(count: float | None) -> str:
         if abs(count) >= size:
             return f"{count / size:.3g} {unit}"
     return f"{count:.0f} B"
+
+
+def time_text(at: datetime, seconds: bool = False, zone: bool = True) -> str:
+    """A moment, in every message and view: '2026-11-30 12:00 UTC' (to the second with `seconds`; the zone the time
+    carries, none for a time without one or without `zone`)."""
+    said = at.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+    return f"{said} {at.strftime('%Z')}".rstrip() if zone else said
+
+
+def date_text(at: datetime) -> str:
+    """A day: '2026-11-30'."""
+    return at.strftime("%Y-%m-%d")
+
+
+def month_text(at: datetime) -> str:
+    """A month: '2026-11'."""
+    return at.strftime("%Y-%m")
+
+
+def hours_text(hours: float) -> str:
+    """A drive's clock: '12,000 power-on hours'."""
+    return f"{hours:,.0f} power-on hours"
 
 
 def human_minutes(minutes: float | None) -> str:
@@ -268,7 +316,7 @@ def _month(at: datetime | None, years: float | None) -> str:
         return "no end"
     if at is None or years > MAX_PRINTED_YEARS:
         return f"> {MAX_PRINTED_YEARS:g} years"
-    return f"{at:%Y-%m}"
+    return month_text(at)
 
 
 def wears_out_text(p: Projection, short: bool = False, duty: bool = True) -> str | None:

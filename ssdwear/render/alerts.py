@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ssdwear.model.escape import visible
-from ssdwear.model.records import drive_label
+from ssdwear.model.records import DriveId
 
 
 def event_line(doc: Mapping[str, Any]) -> str:
@@ -15,7 +15,7 @@ def event_line(doc: Mapping[str, Any]) -> str:
     if isinstance(group, Mapping):
         who = f"{group.get('name')} ({group.get('kind')})"
     elif isinstance(drive, Mapping):
-        label = drive_label(drive.get("model"), drive.get("serial") or drive.get("wwn"))
+        label = DriveId(drive.get("model"), drive.get("serial"), drive.get("wwn")).label
         who = " ".join(x for x in (label, drive.get("device")) if x) or "?"
     else:
         who = "?"

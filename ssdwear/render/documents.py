@@ -8,6 +8,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
+from ssdwear.host.store.columns import SAMPLE_COLUMNS
 from ssdwear.model.schema import SCHEMA_VERSION, drive_dict, group_dict, rounded
 
 if TYPE_CHECKING:
@@ -40,10 +41,8 @@ def to_yaml(doc: Doc, ascii_only: bool = False) -> str:
     return str(yaml.dump(doc, Dumper=dumper, sort_keys=False, allow_unicode=not ascii_only, width=1000))
 
 
-# The fields of a stored sample, in the `history` document and its CSV.
-SAMPLE_FIELDS = ("at", "power_on_hours", "used_percent", "used_source", "host_bytes_written", "host_bytes_read",
-                 "nand_bytes_written", "e2h", "e3h", "e4h", "available_spare", "media_errors", "counter_source",
-                 "counter", "counter_rated")
+# The fields of a stored sample, in the `history` document and its CSV: the samples table's (host/store/columns.py).
+SAMPLE_FIELDS = tuple(c.field for c in SAMPLE_COLUMNS)
 
 
 def sample_row(s: Sample) -> Doc:
@@ -117,7 +116,8 @@ def report_doc(reports: Sequence[DriveReport], volumes: Sequence[RaidVolume] = (
 
 def status_doc(rows: Sequence[StatusRow]) -> Doc:
     return {"drives": [{
-        "device": row.device, "device_type": row.device_type, "model": row.model, "serial": row.serial,
+        "device": row.device, "device_type": row.device_type, "model": row.drive.model, "serial": row.drive.serial,
+        "wwn": row.drive.wwn,
         "timed_workload": row.timed, "counting": row.counting, "e4h_minutes": row.e4h_minutes,
         "reset_at": row.reset_at.isoformat(timespec="seconds") if row.reset_at else None,
         "since_reset_minutes": rounded(row.since_reset_minutes, 1),
@@ -126,15 +126,16 @@ def status_doc(rows: Sequence[StatusRow]) -> Doc:
 
 
 def start_doc(results: Sequence[StartResult]) -> Doc:
-    return {"results": [dict(device=r.device, device_type=r.device_type, model=r.model, serial=r.serial,
-                             status=r.status, message=r.message) for r in results]}
+    return {"results": [dict(device=r.device, device_type=r.device_type, model=r.drive.model, serial=r.drive.serial,
+                             wwn=r.drive.wwn, status=r.status, message=r.message) for r in results]}
 
 
 def import_doc(places: Sequence[str], results: Sequence[Imported]) -> Doc:
     """`import smartd`: the places looked in, and per drive what was imported from where (or why nothing)."""
     return {"places": list(places), "drives": [dict(
-        where=r.where, model=r.model, serial=r.serial, added=r.added, offered=r.offered, present=r.present,
-        rejected=r.rejected, rejected_why=r.rejected_why, summary=r.summary, message=r.message) for r in results]}
+        where=r.where, model=r.drive.model, serial=r.drive.serial, wwn=r.drive.wwn, added=r.added, offered=r.offered,
+        present=r.present, rejected=r.rejected, rejected_why=r.rejected_why, summary=r.summary, message=r.message)
+        for r in results]}
 
 
 def verdict_doc(verdict: Verdict, drive: DriveReport) -> Doc:

@@ -8,8 +8,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ssdwear.model.groups import Group, GroupMember
+from ssdwear.model.records import DriveId
+from ssdwear.model.units import month_text
 
-from .layout import grid, labelled, line_text, paragraph, wrap_text
+from .layout import drive_name, grid, labelled, line_text, paragraph, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -21,7 +23,7 @@ LEGEND = ("Redundancy lost: the month more of its members have worn out than it 
 
 
 def month(at: datetime | None) -> str | None:
-    return None if at is None else f"{at:%Y-%m}"
+    return None if at is None else month_text(at)
 
 
 def lost_text(g: Group) -> str:
@@ -35,9 +37,10 @@ def lost_text(g: Group) -> str:
 
 
 def who(m: GroupMember) -> str:
-    """A member for people: its drive's serial (or WWN) and device, else its own name; '(failed)' where it is."""
+    """A member for people: its drive's label (model [serial], the WWN standing in) and device, else its own name;
+    '(failed)' where it is."""
     r = m.report
-    said = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else m.member
+    said = f"{drive_name(DriveId.of(r)) or '?'} {r.where}" if r is not None else m.member
     return said if m.working else f"{said} ({m.state or 'not working'})"
 
 

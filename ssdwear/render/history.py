@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ssdwear.model.counts import count_text
-from ssdwear.model.units import human_minutes
+from ssdwear.model.units import human_minutes, time_text
 
 from .layout import drive_name, grid, labelled, line_text, tables_wanted, whole, wrap_text
 
@@ -23,7 +23,7 @@ def drive_list_view(drives: Sequence[StoredDrive], columns: int) -> RenderableTy
     from rich.text import Text
 
     def when(t: datetime | None) -> str:
-        return "-" if t is None else f"{t:%Y-%m-%d %H:%M}"
+        return "-" if t is None else time_text(t, zone=False)
 
     header = (("Serial", "left"), ("Model", "left"), ("Last device", "left"), ("Samples", "right"),
               ("First (UTC)", "left"), ("Last (UTC)", "left"), ("Span", "right"))
@@ -84,7 +84,7 @@ def time_axis(points: Sequence[tuple[float, float]], width: int = 60) -> list[st
     cells = [" "] * width
 
     def put(column: int, t: float, align: str) -> None:
-        text = f"{datetime.fromtimestamp(t, tz=timezone.utc):%Y-%m-%d %H:%M}"
+        text = time_text(datetime.fromtimestamp(t, tz=timezone.utc), zone=False)
         start = column if align == "<" else column - len(text) + 1 if align == ">" else column - len(text) // 2
         start = max(0, min(width - len(text), start))
         cells[start:start + len(text)] = text
@@ -105,11 +105,11 @@ _LEAD = 12  # the value labels and the axis ('    50.2 TB │') left of the char
 def history_chart(stored: StoredDrive, series: Sequence[Sample], columns: int = 80) -> str:
     """One drive's samples for people: a title (the drive named whole, the count) and two charts as wide as
     `columns` allows (CHART_WIDTH at most, so no line of them is wrapped on a narrow terminal)."""
-    name = drive_name(stored.drive.model, stored.drive.serial or stored.drive.wwn) or stored.key
+    name = drive_name(stored.drive) or stored.key
     if not series:
         return "\n".join(wrap_text(f"{name}: no samples in this period", columns, later="  "))
     first, last = series[0].at, series[-1].at
-    title = f"{name}: {count_text(len(series), 'sample')} from {first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M} UTC"
+    title = f"{name}: {count_text(len(series), 'sample')} from {time_text(first, zone=False)} to {time_text(last)}"
     width = max(CHART_LEAST, min(CHART_WIDTH, columns - _LEAD))
     stamp = [(s.at.timestamp(), s) for s in series]
     lines = [*wrap_text(title, columns, later="  "), ""]

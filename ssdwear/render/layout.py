@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, cast
 
-from ssdwear.model.records import drive_label
+from ssdwear.model.records import DriveId
 
 from .streams import fit as fit_stream
 
@@ -57,9 +57,9 @@ def whole(text: str) -> str:
     return text.replace(" ", GLUE)
 
 
-def drive_name(model: str | None, serial: str | None) -> str:
-    """records.drive_label ('MODEL [SERIAL]') with the model kept whole, for text that is wrapped."""
-    return drive_label(model and whole(model), serial)
+def drive_name(drive: DriveId) -> str:
+    """The drive's label ('MODEL [SERIAL]', DriveId.label) with the model kept whole, for text that is wrapped."""
+    return DriveId(drive.model and whole(drive.model), drive.serial, drive.wwn).label
 
 
 def words(text: str) -> list[str]:

@@ -7,9 +7,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ssdwear.assess.plan import Candidate, PlanResult, margin
-from ssdwear.model.units import human_bytes, span_text
+from ssdwear.model.records import DriveId
+from ssdwear.model.units import date_text, human_bytes, month_text, span_text
 
-from .layout import GLUE, grid, labelled, paragraph, tables_wanted, whole
+from .layout import GLUE, drive_name, grid, labelled, paragraph, tables_wanted, whole
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -188,7 +189,7 @@ def stagger_view(plan: Stagger, columns: int) -> RenderableType:
     rows = []
     for s in plan.steps:
         r = s.member.report
-        when = "-" if s.wears_out_low_at is None else f"{s.wears_out_low_at:%Y-%m-%d}"
+        when = "-" if s.wears_out_low_at is None else date_text(s.wears_out_low_at)
         q = "-" if s.wears_out_low_at is None else quarter_text(quarter(s.wears_out_low_at))
         if not s.replace:
             action = "keep"
@@ -196,10 +197,10 @@ def stagger_view(plan: Stagger, columns: int) -> RenderableType:
             action = "replace: no free quarter within reach"
         else:
             new = ("no end in sight" if s.new_wears_out_low_at is None else
-                   f"{s.new_wears_out_low_at:%Y-%m} ({quarter_text(quarter(s.new_wears_out_low_at))})")
-            action = f"replace between {s.replace_from:%Y-%m-%d} and {s.replace_by:%Y-%m-%d}: its new drive wears " \
-                f"out by {new}"
-        who = f"{r.serial or r.wwn or '?'} {r.where}" if r is not None else s.member.member
+                   f"{month_text(s.new_wears_out_low_at)} ({quarter_text(quarter(s.new_wears_out_low_at))})")
+            since = date_text(s.replace_from) if s.replace_from is not None else "now"
+            action = f"replace between {since} and {date_text(s.replace_by)}: its new drive wears out by {new}"
+        who = f"{drive_name(DriveId.of(r)) or '?'} {r.where}" if r is not None else s.member.member
         rows.append((who, when, q, action))
     parts: list[RenderableType] = [*paragraph(head, columns)]
     table = grid((("Member", "left"), ("Wears out (pessimistic)", "right"), ("Quarter", "left"), ("Plan", "left")),

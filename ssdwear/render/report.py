@@ -4,10 +4,9 @@ truncated identity or figure; and retire-check's verdict."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window
+from ssdwear.model.records import DriveId, DriveReport, Projection, RaidVolume, Window, WindowState
 from ssdwear.model.units import (
     MAX_PRINTED_YEARS,
     MIN_PRINTED_YEARS,
@@ -19,7 +18,7 @@ from ssdwear.model.units import (
     wears_out_text,
 )
 
-from .layout import grid, labelled, line_text, paragraph, whole, wrap_text
+from .layout import drive_name, grid, labelled, line_text, paragraph, wrap_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -98,11 +97,8 @@ def fmt_window(w: Window | None) -> str:
         return "-"
     if not w.valid:
         if w.kind != "timed-workload":
-            return "not usable"  # several readings that give no rate: the reason says why
-        if not w.pending:
-            return "not trustworthy"
-        lead = (w.reason or "").split(":", 1)[0]
-        return lead if lead.startswith("not valid") else "not valid yet"
+            return WindowState.REFUSED.value  # several readings, or a baseline, that give no rate: the reason says why
+        return w.state.value
     parts = [human_minutes(w.minutes)]
     if w.wear_percent is not None:
         parts.append(f"{w.wear_percent:.4g} %")
@@ -124,7 +120,7 @@ def fmt_written(r: DriveReport) -> str:
 
 def _identity(r: DriveReport) -> str:
     """The drive's label (model [serial], the WWN standing in for a serial), the model kept whole (layout.whole)."""
-    return DriveId.of(replace(r, model=r.model and whole(r.model))).label or "?"
+    return drive_name(DriveId.of(r)) or "?"
 
 
 def _kind(r: DriveReport) -> str:
@@ -133,12 +129,12 @@ def _kind(r: DriveReport) -> str:
 
 def _window_entry(w: Window) -> str:
     """The window said once, as a block's one `window` line: its figure and why ('2.0 d, 1 %: 3 readings over
-    ...'), or the reason alone where its lead already says the figure ('not valid: E2h-E4h read 65535, ...',
-    'timer not trustworthy: ...')."""
+    ...'), or the reason alone where it says its state first (a timed window that is not valid: 'not valid:
+    E2h-E4h read 65535, ...', 'timer not trustworthy: ...')."""
     shown = fmt_window(w)
     if not w.reason:
         return shown
-    return w.reason if shown in w.reason.split(":", 1)[0] else f"{shown}: {w.reason}"
+    return w.reason if w.kind == "timed-workload" and not w.valid else f"{shown}: {w.reason}"
 
 
 def _drive_lines(r: DriveReport, window: bool = True) -> list[tuple[str, str, str]]:
@@ -215,7 +211,7 @@ def report_view(reports: Sequence[DriveReport], columns: int, volumes: Sequence[
         if table is not None:
             parts.append(table)
             for r in readable:
-                who = f"{r.where} {r.serial or ''}".strip()
+                who = " ".join(x for x in (r.where, drive_name(DriveId.of(r))) if x)
                 for label, style, text in _drive_lines(r):
                     said = f"{who}: {text}" if label == "note" else f"{who}: {label}: {text}"
                     parts += [line_text(line, style) for line in wrap_text(said, columns, later="  ")]

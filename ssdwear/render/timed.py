@@ -7,7 +7,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ssdwear.model.units import human_minutes
+from ssdwear.model.records import WindowState
+from ssdwear.model.units import human_minutes, time_text
 
 from .layout import console, drive_name, labelled, paragraph
 
@@ -26,7 +27,7 @@ def start_view(results: Sequence[StartResult], columns: int) -> RenderableType:
 
     parts: list[RenderableType] = []
     for r in results:
-        who = drive_name(r.model, r.serial)
+        who = drive_name(r.drive)
         style = {"reset": "green", "baseline": "green", "refused": "yellow", "skipped": "dim"}.get(r.status, "red")
         parts += paragraph(f"{r.where}  {who}  {r.status.upper()}", columns, style)
         parts += labelled("", r.message, columns)
@@ -39,24 +40,23 @@ def status_view(rows: Sequence[StatusRow], columns: int) -> RenderableType:
 
     parts: list[RenderableType] = []
     for row in rows:
-        who = drive_name(row.model, row.serial)
+        who = drive_name(row.drive)
         if row.error:
             parts.append(Text(f"{row.where}  could not be read", style="red"))
             parts += labelled("", row.error, columns, "red")
             continue
         window = "-" if not row.timed else "65535" if not row.counting else human_minutes(row.e4h_minutes)
         since = human_minutes(row.since_reset_minutes) if row.since_reset_minutes is not None else "-"
-        unknown = row.valid is False and not row.counting and row.reset_at is None  # no reset known: no telling when
-        valid = "-" if row.valid is None else "valid" if row.valid else \
-            ("not valid" if unknown else "not valid yet") if row.pending else "not valid"
+        valid = "-" if row.state is None else row.state.value if row.state in (WindowState.VALID, WindowState.NOT_YET) \
+            else "not valid"  # (held at 65535 with no reset known: no telling when; or refused)
         parts += paragraph(f"{row.where}  {who}", columns)
         if row.kind == "counter":
             parts += labelled("counter window", f"{row.counter}, {since}, {valid}", columns)
-            parts += labelled("our baseline", f"{row.reset_at:%Y-%m-%d %H:%M %Z}", columns)
+            parts += labelled("our baseline", time_text(row.reset_at) if row.reset_at else "-", columns)
         else:
-            parts += labelled("E4h window", f"{window}, {valid}", columns)
+            parts += labelled(f"{row.timer} window", f"{window}, {valid}", columns)
             parts += labelled("our reset", since if row.reset_at is None else
-                              f"{row.reset_at:%Y-%m-%d %H:%M %Z}, {since} ago", columns)
+                              f"{time_text(row.reset_at)}, {since} ago", columns)
         if row.reason:
             parts += labelled("note", row.reason, columns, "dim")
     return Group(*parts)

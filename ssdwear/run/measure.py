@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ssdwear.assess.context import Context
 from ssdwear.assess.report import judged_window
-from ssdwear.drives import vendors
+from ssdwear.drives.timed import timed_value
 from ssdwear.model.errors import DriveError
 from ssdwear.model.records import Snapshot, location
 from ssdwear.model.units import human_minutes
@@ -31,7 +31,7 @@ GRACE_MINUTES = 120
 
 def window_minutes(outcome: Outcome) -> int | None:
     """E4h once it counts (None while it reads 65535, and for drives without the timed workload)."""
-    return vendors.timed_value(outcome, 228) if isinstance(outcome, Snapshot) else None
+    return timed_value(outcome, 228) if isinstance(outcome, Snapshot) else None
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from ssdwear.model.counts import count_text
 from ssdwear.model.errors import HistoryOff, SsdwearError
 from ssdwear.model.groups import Group
 from ssdwear.model.records import DriveId, DriveReport
+from ssdwear.model.units import time_text
 
 from .groups import find_groups
 from .session import Assessed, Session
@@ -143,7 +144,7 @@ def _outbox_summary(store: Store, settings: NotifySettings) -> list[str]:
         count = sum(1 for r in rows if r.channel == channel.id)
         if count or channel.id in failing:
             since = failing.get(channel.id)
-            why = f" (failing since {since[0]:%Y-%m-%d %H:%M} UTC: {since[1]})" if since else ""
+            why = f" (failing since {time_text(since[0])}: {since[1]})" if since else ""
             out.append(f"notify: {count} event(s) wait for {channel.name}{why}")
     return out
 
@@ -210,7 +211,7 @@ def _said(store: Store, channel_id: str, name: str, error: str | None, left: int
             result.messages.append(f"notify: {name}: {error}{waiting}")
             alert_store.set_failing(store, channel_id, now, error)
     elif before is not None:
-        result.messages.append(f"notify: {name} delivers again (failing since {before[0]:%Y-%m-%d %H:%M} UTC)")
+        result.messages.append(f"notify: {name} delivers again (failing since {time_text(before[0])})")
         alert_store.set_failing(store, channel_id, None)
 
 

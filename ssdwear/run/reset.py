@@ -18,15 +18,16 @@ import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal
 
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.counter_window import NO_FINER_COUNTER
-from ssdwear.drives import vendors
+from ssdwear.drives.timed import reset_refusal
 from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
+from ssdwear.model.units import time_text
 from ssdwear.smartctl.calls import identify, reset_nvme_timer, reset_timer
 
 from .order import Target
@@ -49,8 +50,7 @@ class StartResult:
     device: str
     status: StartStatus
     message: str
-    serial: str | None = None
-    model: str | None = None
+    drive: DriveId = field(default_factory=DriveId.unknown)  # who the drive is (nothing known: not read)
     device_type: str | None = None  # the -d type it was sent with
 
     @property
@@ -87,7 +87,7 @@ def start(session: Session, devices: Sequence[Target], force: bool, every: bool 
                     status, message = _reset_one(session, device, dtype, outcome, force, every)
                 except NotReset as stop:
                     status, message = stop.status, stop.message
-                results.append(StartResult(device, status, message, outcome.serial, outcome.model, dtype))
+                results.append(StartResult(device, status, message, DriveId.of(outcome), dtype))
     return results
 
 
@@ -96,7 +96,7 @@ def _reset_one(session: Session, device: str, dtype: str | None, snap: Snapshot,
     """The steps, in order; each raises NotReset to stop. A drive the reset is not documented for, with a finer
     counter, gets a counter window instead: its baseline stored, nothing sent. The history is opened (created where
     there is none) only when a step stores something."""
-    refusal = vendors.reset_refusal(snap)
+    refusal = reset_refusal(snap)
     if refusal is not None and not force:
         started = counter_baseline(session, device, dtype, snap)
         if started is not None:
@@ -107,7 +107,8 @@ def _reset_one(session: Session, device: str, dtype: str | None, snap: Snapshot,
     same_drive_still(session, drive, device, dtype)
     at = record_and_send(session, store, drive, device, dtype, snap, nvme, baseline)
     forced = f" (forced: {refusal})" if refusal else ""
-    return "reset", f"timer reset at {at:%Y-%m-%d %H:%M:%S %Z}; the window is valid after 60 power-on minutes{forced}"
+    return "reset", (f"timer reset at {time_text(at, seconds=True)}; the window is valid after 60 power-on minutes"
+                     f"{forced}")
 
 
 def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, every: bool
@@ -117,7 +118,7 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
     def refused(why: str, hint: str = "") -> NotReset:
         return NotReset("skipped", f"not eligible: {why}") if every else NotReset("refused", f"not reset: {why}{hint}")
 
-    refusal = vendors.reset_refusal(snap)
+    refusal = reset_refusal(snap)
     if refusal is not None and not force:
         raise refused(f"{refusal}; {NO_FINER_COUNTER}", "; --force sends it anyway, at your own risk")
     nvme = None
@@ -153,7 +154,7 @@ def counter_baseline(session: Session, device: str, dtype: str | None, snap: Sna
         store.record_window(drive, at, location(device, dtype))
     except StoreError as exc:
         return "failed", f"no baseline stored ({exc}); nothing was sent to the drive"
-    return "baseline", (f"counter window started at {at:%Y-%m-%d %H:%M:%S %Z}: baseline {counter.source} = "
+    return "baseline", (f"counter window started at {time_text(at, seconds=True)}: baseline {counter.source} = "
                         f"{counter.amount(counter.value)}, nothing was sent to the drive; run the workload, then "
                         "`ssdwear status` or `report` (valid after 60 minutes)")
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from ssdwear.assess.context import Context
 from ssdwear.assess.report import assess, failed
 from ssdwear.assess.series import SavedReading, series_reports
+from ssdwear.drives.families import known
 from ssdwear.model.errors import ParseError
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveReport, Snapshot
@@ -53,7 +54,7 @@ def load(path: Path) -> Snapshot:
     snap = parse_output(data, source=shown, device=shown)  # a saved output is named by its file
     if not snap.has_data:
         raise ParseError(_no_drive_data(shown, snap))
-    return snap
+    return known(snap)  # its family's row, matched once
 
 
 def _no_drive_data(shown: str, snap: Snapshot) -> str:

@@ -16,12 +16,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ssdwear.assess import history as history_mod
 from ssdwear.assess import report as assess_mod
-from ssdwear.assess.context import Context
+from ssdwear.assess.context import Context, Past
 from ssdwear.assess.history import sample_of
-from ssdwear.assess.windowed import with_windowed
-from ssdwear.drives import vendors
+from ssdwear.drives import families
 from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
@@ -29,7 +27,6 @@ from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidV
 from ssdwear.smartctl.bounds import Bounded, Bounds
 from ssdwear.smartctl.calls import Outcome, read_drive, read_many, says_raid_volume, scan
 from ssdwear.smartctl.runner import LazyRunner, Runner
-from ssdwear.smartctl.smartd import SOURCE, as_logged
 
 from .order import Target, reads_of, slowest_first
 
@@ -436,7 +433,9 @@ class Session:
 
     # -- turning readings into reports ---------------------------------------------------------
 
-    def context(self, snap: Snapshot, now: datetime) -> Context:
+    def context(self, snap: Snapshot, now: datetime, past: bool = False) -> Context:
+        """What ssdwear knows of the drive (its stored reset, last look, window baseline; with `past`, its stored
+        samples and smartd's attribute log of it): everything its one assessment reads beyond the reading."""
         store = self.store()
         key = DriveId.of(snap).key
         reset = look = previous = window = None
@@ -453,7 +452,8 @@ class Session:
                 self.warn(f"history not used: {exc}")
         return Context(now=now, represents_minutes=self.represents_minutes, ratings=self.config.ratings,
                        reset=reset, last_look=look, previous_serial=previous,
-                       interval_level=self.config.interval_level, window_start=window)
+                       interval_level=self.config.interval_level, window_start=window,
+                       past=self.past(snap, key, now) if past else None)
 
     def assess(self, run: Run) -> Assessed:
         """A report for every outcome (failed drives included; RAID volumes are listed apart, not reported).
@@ -473,13 +473,13 @@ class Session:
                     reports.append(replace(assess_mod.failed(outcome.device, outcome.message, outcome.device_type,
                                                              outcome.kind), read_seconds=took))
                 continue
-            controller = vendors.raid_volume(outcome)
+            controller = families.volume(outcome)
             if controller is not None:
                 volumes.append((outcome.device or outcome.source, controller))
                 continue
             try:
-                report = replace(self.with_history(outcome, assess_mod.assess(outcome, self.context(outcome, now)),
-                                                   now), read_seconds=took)
+                report = replace(assess_mod.assess(outcome, self.context(outcome, now, past=True)),
+                                 read_seconds=took)
                 drives.append((outcome, report))
             except Exception as exc:
                 if os.environ.get("SSDWEAR_DEBUG"):
@@ -500,41 +500,17 @@ class Session:
         for warning in store.ignored([key], now):
             self.warn(warning)
 
-    def with_history(self, snap: Snapshot, report: DriveReport, now: datetime) -> DriveReport:
-        """The report with the windowed projection (assess/windowed.py) over its drive's stored samples, or over
-        smartd's attribute log of the drive where it reaches further back. Every projection gets its calendar
-        dates, at the duty cycle of that series where it measures one."""
-        key = DriveId.of(snap).key
+    def past(self, snap: Snapshot, key: str | None, now: datetime) -> Past:
+        """The drive's past its assessment reads (history.choose_series picks the series): the samples stored since
+        the history window, and smartd's attribute log of the drive over it."""
         if key is None:
-            return history_mod.with_dates(report, now, None)
+            return Past()
         since = now - timedelta(minutes=self.config.history_window_minutes)
-        series, log_notes = self._series(snap, report, key, since, now)
-        if report.measured_window:  # a timed window stands (the log's own report does not know it)
-            report = replace(report, notes=report.notes + tuple(log_notes))
-        else:
-            report = with_windowed(report, history_mod.series_windowed(series, self.config.interval_level, now),
-                                   log_notes)
-        return history_mod.with_dates(report, now, series)
-
-    def _series(self, snap: Snapshot, report: DriveReport, key: str, since: datetime, now: datetime
-                ) -> tuple[history_mod.Series, list[str]]:
-        """The series the drive's history projection rests on, and notes on the attribute logs not used: the one
-        that reaches furthest back of the stored samples read by the drive's indicator now, the stored samples read
-        by the indicator smartd logs (imported ones: the log holds no Device Statistics), and the log itself."""
         stored = self._stored(key, since)
-        series = history_mod.Series([*stored, sample_of(snap, report, now)], report)
         log, notes = self.attrlog(snap, since, now)
-        seen = as_logged(snap)
-        seen_report = assess_mod.assess(seen, self.context(seen, now))
-        live = sample_of(seen, seen_report, now)
-        if stored and seen_report.used_source != report.used_source:
-            series = history_mod.longer(series, history_mod.Series([*stored, live], seen_report))
-        if log is not None:
-            series = history_mod.longer(series, history_mod.Series([*log.samples, live], seen_report, SOURCE,
-                                                                   log.summary, log.notes))
-            if series.origin != SOURCE:
-                notes.append(f"{log.summary}: the stored samples reach as far back, and are used")
-        return series, notes
+        if log is None:
+            return Past(stored, notes=notes)
+        return Past(stored, log.samples, log.summary, log.notes, notes)
 
     def _stored(self, key: str, since: datetime) -> list[Sample]:
         store = self.store()

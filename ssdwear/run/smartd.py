@@ -1,11 +1,12 @@
 """A live drive's smartd attribute log as readings: found by the name smartd gives it, read streaming (host/smartd.py),
 confirmed against the drive, and each line used turned into a sample exactly as a stored sample is made: the line as a
-snapshot of the drive (smartctl/smartd.py), assessed through the drive table, `sample_of`.
+snapshot of the drive (smartctl/smartd.py), its figures read through the drive table (report.figures: a line feeds
+the drive's history and is not an assessment of its own), `sample_of`.
 
 Bounds: the whole file is streamed once (its lines counted and checked, the span taken); the lines in the
 projection's window are parsed, those whose power-on hours no drive can have or that leave their order are skipped
 (fmt.hours_problem, fmt.InOrder), and of the others at most 2 x WINDOW_LINES are kept, evenly spaced (every k-th,
-k doubling as needed), and only those are assessed. The clock: power-on hours. Where a line's timestamp is later
+k doubling as needed), and only those are read in full. The clock: power-on hours. Where a line's timestamp is later
 than the power-on hours after it allow (the clock was ahead when smartd wrote it), it is moved back (_placed).
 """
 
@@ -27,12 +28,13 @@ from ssdwear.host import smartd as logs
 from ssdwear.model.counts import count_text
 from ssdwear.model.escape import display_path
 from ssdwear.model.records import DriveId, Sample, Snapshot, location
+from ssdwear.model.units import date_text, hours_text, time_text
 from ssdwear.smartctl import smartd as fmt
 
 if TYPE_CHECKING:
     from ssdwear.host.store.queries import Store
 
-WINDOW_LINES = 128  # lines of the window assessed: between this and twice this, evenly spaced
+WINDOW_LINES = 128  # lines of the window read in full: between this and twice this, evenly spaced
 SLACK_HOURS = 1.0  # power-on hours count whole hours: one may tick at once after the previous line
 
 
@@ -54,14 +56,14 @@ class LogReadings:
         """'smartd:attrlog FILE: 17,520 lines over 365.0 days (2025-12-01 to 2026-12-01), 2 skipped'."""
         span = "" if self.first is None or self.last is None else (
             f" over {(self.last - self.first).total_seconds() / 86400:,.1f} days "
-            f"({self.first:%Y-%m-%d} to {self.last:%Y-%m-%d})")
+            f"({date_text(self.first)} to {date_text(self.last)})")
         skipped = f", {self.bad:,} skipped" if self.bad else ""
         return f"{fmt.SOURCE} {display_path(self.path)}: {self.lines:,} lines{span}{skipped}"
 
 
 @dataclass(frozen=True, slots=True)
 class _Usable:
-    """A line in smartd's format with plausible power-on hours (read again in full when it is assessed; an import
+    """A line in smartd's format with plausible power-on hours (read again in full when its sample is made; an import
     holds one of these for every hour of the log)."""
 
     raw: bytes
@@ -239,19 +241,19 @@ def _foreign(snap: Snapshot, last_hours: float | None, last_at: datetime, now: d
     live = snap.power_on_hours
     if live is None or last_hours is None or last_hours <= live + SLACK_HOURS:
         return None
-    return (f"its newest line ({last_at:%Y-%m-%d %H:%M} UTC) has {last_hours:,.0f} power-on hours, more than the drive "
+    return (f"its newest line ({time_text(last_at)}) has {hours_text(last_hours)}, more than the drive "
             f"has now ({live:,.0f}): another drive's log under the same name (a drive replaced), not used")
 
 
-def _assessed(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
-              ratings: Sequence[Rating], source: str) -> Sample:
+def _line_sample(snap: Snapshot, line: fmt.Line, kind: fmt.LogKind, hours: float, at: datetime,
+                 ratings: Sequence[Rating], source: str) -> Sample:
     seen = fmt.line_snapshot(snap, line, kind, hours, source)
-    return sample_of(seen, assess_mod.assess(seen, Context(now=at, ratings=ratings)), at)
+    return sample_of(seen, assess_mod.figures(seen, Context(now=at, ratings=ratings)), at)
 
 
 def _samples(lines: Sequence[_Usable], times: Sequence[datetime], snap: Snapshot, kind: fmt.LogKind,
              ratings: Sequence[Rating], source: str) -> tuple[list[Sample], tuple[str, str] | None]:
-    """Each line assessed at its time, one at a time (no parsed line is kept), and the first change of attributes:
+    """Each line made a sample at its time, one at a time (no parsed line is kept), and the first change of attributes:
     (its line's stamp, '-1, +2')."""
     samples: list[Sample] = []
     ids: frozenset[int] | None = None
@@ -264,7 +266,7 @@ def _samples(lines: Sequence[_Usable], times: Sequence[datetime], snap: Snapshot
             said = ", ".join([*(f"-{i}" for i in sorted(ids - now_ids)), *(f"+{i}" for i in sorted(now_ids - ids))])
             changed = (line.stamp, said)
         ids = now_ids
-        samples.append(_assessed(snap, line, kind, usable.hours, at, ratings, source))
+        samples.append(_line_sample(snap, line, kind, usable.hours, at, ratings, source))
     return samples, changed
 
 
@@ -292,7 +294,7 @@ def _notes(name: str, stats: logs.Stats, placed: _Placed, utc: bool | None, line
     if changed is not None:
         notes.append(f"the drive's attributes changed at {changed[0]} ({changed[1]}: a firmware update?); each line "
                      "is read by the attributes it holds")
-    return tuple(f"{fmt.SOURCE}: {n}" for n in notes)
+    return tuple(notes)
 
 
 def read_log(found: logs.Found, snap: Snapshot, since: datetime | None, now: datetime,
@@ -341,7 +343,7 @@ def drive_log(places: Sequence[str], snap: Snapshot, since: datetime | None, now
         for found in logs.find(place, snap):
             result = read_log(found, snap, since, now, ratings)
             if isinstance(result, str):
-                notes.append(f"{fmt.SOURCE}: {result}")
+                notes.append(result)
             else:
                 return result, notes
     return None, notes
@@ -352,8 +354,7 @@ class Imported:
     """What `import smartd` did for one drive."""
 
     where: str
-    model: str | None
-    serial: str | None
+    drive: DriveId
     added: int = 0  # samples stored
     offered: int = 0  # hourly readings the log gave
     rejected: int = 0  # of those, readings the history cannot hold (values that do not fit), not stored
@@ -375,13 +376,13 @@ def import_logs(store: Callable[[], Store], places: Sequence[str], drives: Seque
     out = []
     for snap in drives:
         where, drive = location(snap.device or snap.source, snap.device_type), DriveId.of(snap)
-        said = Imported(where, snap.model, snap.serial)
+        said = Imported(where, drive)
         if drive.key is None:
             out.append(replace(said, message="the drive has no serial number or WWN: nothing to key its samples by"))
             continue
         log, notes = drive_log(places, snap, None, now, ratings)
         if log is None:
-            why = "; ".join(n.removeprefix(f"{fmt.SOURCE}: ") for n in notes) or \
+            why = "; ".join(notes) or \
                 f"no smartd attribute log for it in {', '.join(places) or '(no place)'}"
             out.append(replace(said, message=why))
             continue

@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from ssdwear.drives import fine, vendors
+from ssdwear.drives import families, fine
+from ssdwear.drives.timed import timed_log_page
 from ssdwear.model.errors import DriveError, ParseError, SsdwearError
 from ssdwear.model.escape import visible
 from ssdwear.model.process import is_root
@@ -100,8 +101,9 @@ def read_drive(runner: Runner, device: str, device_type: str | None = None, wake
     whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page. On
     NVMe drives reached directly, with nvme-cli (`nvme`), the endurance logs their controller or family documents
     (nvme_logs)."""
-    snap = _read(runner, device, device_type, lambda json: read_args(device, device_type, json=json, wake=wake))
-    page = vendors.timed_log_page(snap)
+    snap = families.known(_read(runner, device, device_type,
+                                lambda json: read_args(device, device_type, json=json, wake=wake)))
+    page = timed_log_page(snap)
     snap = snap if page is None else _with_log_page(runner, snap, device, device_type, page)
     if nvme is not None and device_type in (None, "nvme"):
         snap = nvme_logs(nvme, snap, device)

@@ -13,6 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from ssdwear.model.records import Projection
+from ssdwear.model.units import hours_text
 
 from .forecast import HOURS_PER_YEAR, calibration
 
@@ -52,7 +53,7 @@ def dated(p: Projection, base: datetime, duty: tuple[float, float, float] | None
     else:
         rate, on, wall = duty
         measured = True
-        basis = f"{rate * 100:.0f} % power-on ({on:,.0f} power-on hours in {wall:,.0f} wall-clock hours of {origin})"
+        basis = f"{rate * 100:.0f} % power-on ({hours_text(on)} in {wall:,.0f} wall-clock hours of {origin})"
     return replace(p, duty_cycle=rate, duty_measured=measured, duty_basis=basis,
                    wears_out_at=on_calendar(base, p.years_remaining, rate),
                    wears_out_low_at=on_calendar(base, p.years_remaining_low, rate))

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ssdwear.model.records import MINUTES_PER_YEAR
+from ssdwear.model.units import hours_text
 
 HOURS_PER_YEAR = MINUTES_PER_YEAR / 60  # 8760: 365 days, as everywhere in ssdwear
 LEVELS = (0.5, 0.8, 0.9)  # the interval levels the table is calibrated for
@@ -218,7 +219,7 @@ def too_early(readings: Sequence[Reading], table: Calibration | None = None) -> 
     if not rs or rs[-1].power_on_hours >= cal.min_power_on_hours:
         return None
     latest = rs[-1]
-    before = f"before {cal.min_power_on_hours:,.0f} power-on hours"
+    before = f"before {hours_text(cal.min_power_on_hours)}"
     if latest.used_percent <= 0:
         return (f"too early to project: {latest.used_percent:g} % used in only {latest.power_on_hours:,.0f} power-on "
                 f"hours; {before} an indicator that has not moved says nothing of the drive's own pace")

@@ -30,7 +30,7 @@ def analyze(*names: str, each: bool = False, same_drive: bool = False) -> tuple[
 def test_every_corpus_file_is_analyzed_without_a_traceback() -> None:
     code, drives, stderr = analyze(*(p.name for p in FILES), each=True)
     errors = [line for line in stderr.splitlines() if line.startswith("ssdwear: ")]
-    assert len(drives) + len(errors) == len(FILES) == 151
+    assert len(drives) + len(errors) == len(FILES) == 155
     # Only the Windows open failure holds no drive data at all; it is one clear line.
     assert len(errors) == 1 and "windows-open-failed" in errors[0] and "could not read the drive" in errors[0]
     assert code == 3

@@ -16,7 +16,7 @@ from support.paths import FIXTURES
 from support.store import count_samples
 
 from ssdwear.cli.app import App
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
 from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import DriveError, SmartctlNotFound
 from ssdwear.smartctl.parse import parse_output
@@ -93,13 +93,13 @@ def test_a_flood_of_dump_headers_keeps_16_dumps_and_says_so_once(as_json: bool) 
 
 def test_entries_are_found_by_key_not_position() -> None:
     page = make_intel_nvme.page(20, 64, 1440)
-    assert {k: v for k, v in vendors.log_entries(page).items() if k in (0xE2, 0xE3, 0xE4)} == \
+    assert {k: v for k, v in timed.log_entries(page).items() if k in (0xE2, 0xE3, 0xE4)} == \
            {0xE2: 20, 0xE3: 64, 0xE4: 1440}
     entries = [page[i:i + 12] for i in range(0, 13 * 12, 12)]
     shuffled = b"".join(reversed(entries)).ljust(512, b"\0")
-    assert vendors.log_entries(shuffled)[0xE4] == 1440
+    assert timed.log_entries(shuffled)[0xE4] == 1440
     no_e2 = page.replace(bytes([0xE2, 0, 0, 100]), bytes([0xE9, 0, 0, 100]))
-    assert 0xE2 not in vendors.log_entries(no_e2)
+    assert 0xE2 not in timed.log_entries(no_e2)
 
 
 # -- reading and judging ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from support.paths import CORPUS
 from ssdwear.assess.nagios import WARNING, evaluate
 from ssdwear.assess.report import assess
 from ssdwear.assess.thresholds import DEFAULT_THRESHOLDS
-from ssdwear.drives import counters, indicators, vendors
+from ssdwear.drives import counters, families, indicators, named
 from ssdwear.smartctl.parse import parse_output
 
 # ------------------------------------------------------------------------------------------------
@@ -172,7 +172,7 @@ def test_an_attribute_failing_that_is_not_a_temperature_still_retires() -> None:
     (231, "SSD_Life_Left", False), (5, "Reallocated_Sector_Ct", False),
 ])
 def test_temperature_attributes_are_told_by_name(attr_id: int, name: str, temperature: bool) -> None:
-    assert vendors.temperature_attribute(attr(attr_id, 0, name=name)) is temperature
+    assert named.temperature_attribute(attr(attr_id, 0, name=name)) is temperature
 
 
 # ------------------------------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def test_the_names_of_the_family_entry_are_said_and_give_the_units() -> None:
 def test_industrial_families_match_their_model_strings_and_not_a_neighbours(model: str, firmware: str,
                                                                             family: str) -> None:
     snap = replace(ata(model, []), firmware=firmware)
-    assert vendors.profile(snap).name == family
+    assert families.family_of(snap).name == family
 
 
 # ------------------------------------------------------------------------------------------------

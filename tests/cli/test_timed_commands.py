@@ -175,6 +175,7 @@ def _wait_for(path: Path, text: str, seconds: float = 30.0) -> None:
         time.sleep(0.05)
 
 
+@pytest.mark.slow  # 2.5 s each: the fake reset takes 2 s
 @pytest.mark.parametrize("signum,group", [(signal.SIGTERM, False), (signal.SIGINT, True)],
                          ids=["SIGTERM-to-ssdwear", "SIGINT-to-the-process-group"])
 def test_a_signal_while_the_reset_runs_is_recorded_reported_and_stops_the_run(

@@ -99,7 +99,7 @@ def internal_classes() -> set[str]:
                          ids=lambda p: str(p.relative_to(ROOT)))
 def test_user_pages_name_no_internal_class(page: Path) -> None:
     classes = internal_classes()
-    assert {"ReplayRunner", "VendorProfile", "SmartctlRunner"} <= classes
+    assert {"ReplayRunner", "WearAttribute", "SmartctlRunner"} <= classes
     text = page.read_text(encoding="utf-8")
     assert sorted(name for name in classes if re.search(rf"\b{name}\b", text)) == []
 

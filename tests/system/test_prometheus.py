@@ -52,6 +52,7 @@ def test_promtool_accepts_the_exposition(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow  # about 4 s: promtool starts and evaluates every case
 def test_alert_and_fleet_rules_pass_promtool_unit_tests() -> None:
     promtool = require("promtool")
     for args in (["check", "rules", "ssdwear-alerts.yml"], ["test", "rules", "ssdwear-alerts.test.yml"],

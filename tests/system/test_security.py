@@ -21,11 +21,13 @@ import pytest
 from support.builders import attr, intel
 from support.cli import ssdwear_cli
 from support.clock import T0
+from support.edited import edited_machine
 from support.paths import FIXTURES, ROOT
 from support.store import count_samples
 
 from ssdwear.cli.app import App
-from ssdwear.drives import vendors
+from ssdwear.drives import families, timed
+from ssdwear.drives import intel as intel_rows
 from ssdwear.host.store.queries import Store
 from ssdwear.model.errors import StoreError
 from ssdwear.model.records import DriveId, Sample
@@ -38,16 +40,7 @@ OTHER_UID = 1000  # any uid that is not root's
 
 def machine(tmp_path: Path, base: str = "intel", edits: dict[str, Callable[[dict[str, Any]], object]] | None = None
             ) -> Path:
-    """A copy of a fixture machine whose JSON answers for some devices are edited (-x and -i alike)."""
-    folder = tmp_path / f"machine-{base}"
-    shutil.copytree(FIXTURES / base, folder)
-    for device, edit in (edits or {}).items():
-        for path in folder.glob(f"*{device.replace('/', '_')}*.out"):
-            if path.name.startswith("smartctl --json=c"):
-                doc = json.loads(path.read_text())
-                edit(doc)
-                path.write_text(json.dumps(doc) + "\n")
-    return folder
+    return edited_machine(tmp_path, base, edits)
 
 
 def set_attr_raw(attr_id: int, raw: int) -> Callable[[dict[str, Any]], None]:
@@ -367,14 +360,15 @@ def test_config_may_pass_options_that_change_how_smartctl_reads(tmp_path: Path, 
 ])
 def test_guard_matches_whole_model_numbers_and_believes_the_drive_family(model: str, family: str | None) -> None:
     snap = intel(15, 28, 60, model=model, family=family)
-    assert vendors.reset_refusal(snap) is not None
-    assert not vendors.is_intel_ssd(snap)
+    assert timed.reset_refusal(snap) is not None
+    assert families.family_of(snap) not in intel_rows.FAMILIES
 
 
-@pytest.mark.parametrize("model", ["INTEL SSDSA2BZ200G3", "INTEL SSDSC2BA200G3T", "SSDSCKJB240G7R",
-                                   "INTEL SSDSC2KB038TZ", "INTEL SSDSA2M080G2GC"])
-def test_guard_still_allows_the_documented_families(model: str) -> None:
-    assert vendors.reset_refusal(intel(15, 28, 60, model=model)) is None
+@pytest.mark.parametrize("model,firmware", [("INTEL SSDSA2BZ200G3", None), ("INTEL SSDSC2BA200G3T", None),
+                                            ("SSDSCKJB240G7R", None), ("INTEL SSDSC2KB038TZ", None),
+                                            ("INTEL SSDSA2M080G2GC", "2CV102J8")])
+def test_guard_still_allows_the_documented_families(model: str, firmware: str | None) -> None:
+    assert timed.reset_refusal(intel(15, 28, 60, model=model, firmware=firmware)) is None
 
 
 def test_a_drive_swapped_between_the_check_and_the_reset_is_not_reset(tmp_path: Path) -> None:
@@ -698,4 +692,4 @@ def test_exit_bit_3_without_a_smart_status_means_failing(tmp_path: Path) -> None
 def test_snapshot_builder_helpers_are_consistent() -> None:
     """The builders these tests use make drives the guard reads like real ones."""
     snap = intel(15, 28, 60)
-    assert vendors.has_timed_workload(snap) and snap.attr(226) == attr(226, 15, name="Workld_Media_Wear_Indic")
+    assert timed.has_timed_workload(snap) and snap.attr(226) == attr(226, 15, name="Workld_Media_Wear_Indic")

@@ -128,6 +128,7 @@ def test_a_hung_optional_read_leaves_the_verdict_its_time(tmp_path: Path) -> Non
     assert seconds < 10
 
 
+@pytest.mark.slow  # 2 s: the budget a hung ssdwear is given
 def test_a_hanging_ssdwear_delays_the_mail_by_the_budget_only(tmp_path: Path) -> None:
     proc, mailed, seconds = mail(tmp_path, "#!/bin/sh\nexec sleep 300\n", SSDWEAR_MAIL_SECONDS="2")
     assert proc.returncode == 0 and proc.stdout == "" and mailed == MESSAGE

@@ -335,7 +335,7 @@ def import_(app: App, what: str, place: str | None, fmt: str) -> None:
         say(str(bad))
     if fmt == "table":
         for r in results:
-            who = " ".join(x for x in (r.where, r.model, r.serial and f"[{r.serial}]") if x)
+            who = " ".join(x for x in (r.where, r.drive.label) if x)
             unstored = f"; {r.rejected:,} not stored: {r.rejected_why}" if r.rejected else ""
             done = r.message or (f"{r.added:,} of {r.offered:,} hourly readings imported "
                                  f"({r.present:,} already there{unstored}) from {r.summary}")

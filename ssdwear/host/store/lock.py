@@ -37,6 +37,7 @@ from ssdwear.model.errors import Busy, DriveError, StoreError
 from ssdwear.model.escape import visible
 from ssdwear.model.process import is_root
 from ssdwear.model.records import location
+from ssdwear.model.units import time_text
 
 from ..trust import UntrustedFile, check_trusted, open_directory, ownership_problem
 from .files import check_trusted_path
@@ -183,7 +184,7 @@ def run_lock(db: Path, command: str, wait_s: float, sleep: Callable[[float], Non
         resets = _open(lock_path(db, RESET_SUFFIX), create=True)  # made here, so that readers can hold it
         if resets is not None:
             os.close(resets)
-        _write(fd, f"{command}, pid {os.getpid()}, since {now:%Y-%m-%d %H:%M:%S %Z}\n")
+        _write(fd, f"{command}, pid {os.getpid()}, since {time_text(now, seconds=True)}\n")
         yield
     finally:
         if made is not None:

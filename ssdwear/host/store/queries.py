@@ -7,13 +7,15 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 from ssdwear.model.errors import SsdwearError, StoreError
 from ssdwear.model.records import DriveId, LastLook, ResetRecord, Sample, StoredDrive
 
+from . import columns
+from .columns import from_ms, ms
 from .files import check_existing, check_side_files, check_trusted_path, create_file, lstat, store_error
 from .migrations import MIGRATIONS, READ_WITHOUT, _run_script
 
@@ -25,10 +27,6 @@ BUSY_TIMEOUT_MS = 30_000
 MAX_SAME_TIME_RETRIES = 1000
 
 
-_SAMPLE_COLUMNS = ("drive_id, t, poh, used, used_src, host_w, host_r, nand_w, e2, e3, e4, spare, media_err, "
-                   "fine_src, fine, fine_rated")
-
-
 class MissingStore(StoreError):
     "There is no history database yet (read-only commands then go on without history)."
 
@@ -37,12 +35,6 @@ class SampleRejected(Exception):
     "One drive's sample could not be stored (its values do not fit); the other drives' samples are kept."
 
 
-def _ms(when: datetime) -> int:
-    return int(when.timestamp() * 1000)
-
-
-def _dt(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=timezone.utc)
 
 
 # The latest time a stored row may have to be read: 9999-12-31 (a later one cannot be a date; the file was changed).
@@ -50,7 +42,7 @@ MAX_MS = 253_402_300_799_999
 
 
 def _until(when: datetime | None) -> int:
-    return min(_ms(when), MAX_MS) if when else MAX_MS
+    return min(ms(when), MAX_MS) if when else MAX_MS
 
 
 def _numbers(*columns: str) -> str:
@@ -61,8 +53,9 @@ def _numbers(*columns: str) -> str:
                         for c in columns)
 
 
-_SAMPLE_VALUES = _numbers("s.poh", "s.used", "s.host_w", "s.host_r", "s.nand_w", "s.e2", "s.e3", "s.e4", "s.spare",
-                          "s.media_err", "s.fine", "s.fine_rated")
+_SAMPLE_VALUES = _numbers(*(f"s.{c.column}" for c in columns.NUMBERS))
+_INSERT_SAMPLE = (f"INSERT INTO samples (drive_id, {columns.column_list()}) "
+                  f"VALUES ({', '.join('?' * (len(columns.SAMPLE_COLUMNS) + 1))})")
 
 
 class Store:
@@ -298,18 +291,18 @@ class Store:
     def _insert(self, db: sqlite3.Connection, drive: DriveId, s: Sample, device: str | None,
                 once: bool = False) -> bool:
         """Insert one sample; with `once`, not when the drive has one at that millisecond (then False)."""
-        t = _ms(s.at)
-        values = (s.power_on_hours, s.used_percent, s.host_bytes_written, s.host_bytes_read, s.nand_bytes_written,
-                  s.e2h, s.e3h, s.e4h, s.available_spare, s.media_errors, s.counter, s.counter_rated)
-        if any(isinstance(v, int) and not -(1 << 63) <= v < 1 << 63 for v in values):
+        t = ms(s.at)
+        numbers = [getattr(s, c.field) for c in columns.NUMBERS]
+        if any(isinstance(v, int) and not -(1 << 63) <= v < 1 << 63 for v in numbers):
             raise SampleRejected("a counter does not fit in a 64-bit integer")
         drive_id = self._drive_id(db, drive, t)
-        row = (s.power_on_hours, s.used_percent, self._source_id(db, s.used_source), *values[2:10],
-               self._source_id(db, s.counter_source), s.counter, s.counter_rated)
+        values = {c.field: getattr(s, c.field) for c in columns.SAMPLE_COLUMNS}
+        values.update((c.field, self._source_id(db, values[c.field])) for c in columns.SAMPLE_COLUMNS
+                      if c.kind == "source")
         for _ in range(MAX_SAME_TIME_RETRIES):
+            values["at"] = t
             try:
-                db.execute(f"INSERT INTO samples ({_SAMPLE_COLUMNS}) VALUES ({', '.join('?' * 16)})",
-                           (drive_id, t, *row))
+                db.execute(_INSERT_SAMPLE, (drive_id, *(values[c.field] for c in columns.SAMPLE_COLUMNS)))
                 break
             except sqlite3.IntegrityError as exc:
                 if "samples.drive_id, samples.t" not in str(exc):
@@ -329,17 +322,17 @@ class Store:
     def record_reset(self, drive: DriveId, at: datetime, device: str | None, power_on_hours: float | None,
                      baseline: dict[str, Any]) -> None:
         def write(db: sqlite3.Connection) -> None:
-            drive_id = self._drive_id(db, drive, _ms(at))
+            drive_id = self._drive_id(db, drive, ms(at))
             db.execute("INSERT OR REPLACE INTO resets VALUES (?, ?, ?, ?, ?)",
-                       (drive_id, _ms(at), device, power_on_hours, json.dumps(baseline, sort_keys=True)))
+                       (drive_id, ms(at), device, power_on_hours, json.dumps(baseline, sort_keys=True)))
         self._transaction(write)
 
     def record_window(self, drive: DriveId, at: datetime, device: str | None) -> None:
         """Mark the sample stored at `at` as a counter window's baseline (`start` on a drive without Intel's timer:
         nothing is sent to it)."""
         def write(db: sqlite3.Connection) -> None:
-            drive_id = self._drive_id(db, drive, _ms(at))
-            db.execute("INSERT OR REPLACE INTO windows VALUES (?, ?, ?)", (drive_id, _ms(at), device))
+            drive_id = self._drive_id(db, drive, ms(at))
+            db.execute("INSERT OR REPLACE INTO windows VALUES (?, ?, ?)", (drive_id, ms(at), device))
         self._transaction(write)
 
     def forget_reset(self, drive: DriveId, at: datetime) -> None:
@@ -347,7 +340,7 @@ class Store:
         timer (the drive rejected it, or smartctl could not open the device)."""
         def write(db: sqlite3.Connection) -> None:
             db.execute("DELETE FROM resets WHERE t = ? AND drive_id = (SELECT id FROM drives WHERE key = ?)",
-                       (_ms(at), _key(drive)))
+                       (ms(at), _key(drive)))
         self._transaction(write)
 
     # -- reading -------------------------------------------------------------------------------
@@ -368,7 +361,7 @@ class Store:
         if not rows:
             return None
         t, device, poh = rows[0]
-        return ResetRecord(at=_dt(t), device=device, power_on_hours=poh)
+        return ResetRecord(at=from_ms(t), device=device, power_on_hours=poh)
 
     def window_start(self, key: str, until: datetime | None = None) -> Sample | None:
         """The baseline sample of the drive's last counter window (`start`), or None."""
@@ -376,7 +369,7 @@ class Store:
                           "AND w.t <= ? ORDER BY w.t DESC LIMIT 1", (key, _until(until)))
         if not rows:
             return None
-        at = _dt(rows[0][0])
+        at = from_ms(rows[0][0])
         found = self.samples(key, since=at, until=at)
         return found[0] if found else None
 
@@ -386,11 +379,11 @@ class Store:
                           (key, _until(until)))
         if not rows:
             return None
-        return LastLook(at=_dt(rows[0][0]), e4h_minutes=rows[0][1])
+        return LastLook(at=from_ms(rows[0][0]), e4h_minutes=rows[0][1])
 
     def dated_after(self, key: str, when: datetime) -> int:
         """How many of the drive's samples and resets are dated after `when` (the clock rule ignores them)."""
-        t = _ms(when)
+        t = ms(when)
         rows = self._read("SELECT (SELECT count(*) FROM samples s WHERE s.drive_id = d.id AND s.t > ?) + "
                           "(SELECT count(*) FROM resets r WHERE r.drive_id = d.id AND r.t > ?) + "
                           "(SELECT count(*) FROM windows w WHERE w.drive_id = d.id AND w.t > ?) FROM drives d "
@@ -421,13 +414,12 @@ class Store:
         return rows[0][0] if rows else None
 
     def samples(self, key: str, since: datetime | None = None, until: datetime | None = None) -> list[Sample]:
+        selected, joins = columns.select_list()
         rows = self._read(
-            "SELECT s.t, s.poh, s.used, src.name, s.host_w, s.host_r, s.nand_w, s.e2, s.e3, s.e4, s.spare, "
-            "s.media_err, fsrc.name, s.fine, s.fine_rated FROM samples s JOIN drives d ON d.id = s.drive_id "
-            "LEFT JOIN sources src ON src.id = s.used_src LEFT JOIN sources fsrc ON fsrc.id = s.fine_src "
+            f"SELECT {selected} FROM samples s JOIN drives d ON d.id = s.drive_id {joins} "
             f"WHERE d.key = ? AND s.t >= ? AND s.t <= ? AND {_SAMPLE_VALUES} ORDER BY s.t",
-            (key, _ms(since) if since else 0, _until(until)))
-        return [Sample(_dt(r[0]), *r[1:]) for r in rows]
+            (key, ms(since) if since else 0, _until(until)))
+        return [columns.sample_of_row(r) for r in rows]
 
     def drive_list(self, since: datetime | None = None, until: datetime | None = None) -> list[StoredDrive]:
         """Every drive held, with its samples between `since` and `until` counted (first and last sample time) and
@@ -437,9 +429,9 @@ class Store:
             "(SELECT v.device FROM devices v WHERE v.drive_id = d.id ORDER BY v.seen DESC LIMIT 1) FROM drives d "
             f"LEFT JOIN samples s ON s.drive_id = d.id AND s.t >= ? AND s.t <= ? AND {_SAMPLE_VALUES} "
             "GROUP BY d.id ORDER BY d.model, "
-            "d.serial", (_ms(since) if since else 0, _until(until)))
-        return [StoredDrive(DriveId(r[1], r[2], r[3], r[4]), r[0], r[5], None if r[6] is None else _dt(r[6]),
-                            None if r[7] is None else _dt(r[7]), r[8]) for r in rows]
+            "d.serial", (ms(since) if since else 0, _until(until)))
+        return [StoredDrive(DriveId(r[1], r[2], r[3], r[4]), r[0], r[5], None if r[6] is None else from_ms(r[6]),
+                            None if r[7] is None else from_ms(r[7]), r[8]) for r in rows]
 
     def find_drives(self, needle: str) -> list[StoredDrive]:
         """Drives whose serial, WWN, model or a device path they were seen at match `needle`, case-insensitively; a

@@ -20,7 +20,7 @@ from ssdwear.assess.context import Context
 from ssdwear.assess.report import assess
 from ssdwear.assess.status import status_row
 from ssdwear.cli.app import App
-from ssdwear.drives import vendors
+from ssdwear.drives import timed
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ResetRecord, Snapshot
 from ssdwear.run.measure import drive_state
@@ -38,7 +38,7 @@ def timed_files() -> list[Path]:
             snap = load(path)
         except ParseError:
             continue
-        if vendors.has_timed_workload(snap):
+        if timed.has_timed_workload(snap):
             found.append(path)
     return found
 
@@ -59,7 +59,7 @@ def builder_cases() -> list[Snapshot]:
 def contexts(snap: Snapshot) -> list[Context]:
     """No reset known; ssdwear's reset 90 minutes ago (a longer window did not take it); a reset the window
     fits; each with and without --represents 1d."""
-    e4 = min(vendors.timed_raw(snap, 228) or 0, 10**8)  # broken counters reach 3.8e9 minutes
+    e4 = min(timed.timed_raw(snap, 228) or 0, 10**8)  # broken counters reach 3.8e9 minutes
     resets = [None, ResetRecord(at=T0 - timedelta(minutes=90)), ResetRecord(at=T0 - timedelta(minutes=e4 + 30))]
     return [Context(now=T0, reset=r, represents_minutes=rep) for r in resets for rep in (None, DAY)]
 
@@ -91,6 +91,38 @@ def test_status_measure_and_report_agree_on_validity(snap: Path | Snapshot) -> N
         if not window.valid:  # both say why, in report's words
             assert window.reason is not None and window.reason in (row.reason or "")
             assert state.pending or window.reason in state.shown
+
+
+@pytest.mark.parametrize("snap", [*(pytest.param(p, id=p.name) for p in TIMED_FILES),
+                                  *(pytest.param(s, id=f"builder{i}") for i, s in enumerate(builder_cases()))])
+def test_the_window_says_its_state_and_the_table_prints_it(snap: Path | Snapshot) -> None:
+    """Issue 27.3: the table's Window cell and status read the window's state (WindowState), as the rule judged it;
+    the table worked it out by splitting the reason's text, and status looked for 'no record' in it."""
+    from ssdwear.model.records import WindowState
+    from ssdwear.render.report import fmt_window
+
+    snap = load(snap) if isinstance(snap, Path) else snap
+    for ctx in contexts(snap):
+        window = assess(snap, ctx).window
+        assert window is not None and window.valid == (window.state is WindowState.VALID)
+        if not window.valid:  # a timed window that is not valid says its state first, as the table prints it
+            assert fmt_window(window) == window.state.value and window.reason.startswith(
+                "timer not trustworthy" if window.state is WindowState.UNTRUSTED else window.state.value)
+        held = window.state is WindowState.HELD  # 65535 with no reset ssdwear recorded
+        assert held == (window.pending and ctx.reset is None and timed.timed_raw(snap, 228) in (65535, 4294967295))
+        # status adds that no reset is recorded, unless the window's reason says it already (the held window's)
+        assert ("no reset by ssdwear recorded" in (status_row(snap, ctx).reason or "")) == (ctx.reset is None
+                                                                                            and not held)
+
+
+def test_the_table_prints_the_state_whatever_the_reason_says() -> None:
+    from ssdwear.model.records import Window, WindowState
+    from ssdwear.render.report import fmt_window
+
+    said = "the counters hold no measurement: when it will be valid is not known"
+    assert fmt_window(Window("timed-workload", WindowState.HELD, said)) == "not valid"
+    assert fmt_window(Window("timed-workload", WindowState.NOT_YET, said)) == "not valid yet"
+    assert fmt_window(Window("counter", WindowState.NOT_YET, said)) == "not usable"
 
 
 @pytest.mark.parametrize("snap,words", [

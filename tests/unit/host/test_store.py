@@ -143,3 +143,26 @@ def test_a_sample_holding_no_number_is_left_out_and_counted(tmp_path: Path, colu
         assert store.ignored(["M|S1"], T0 + timedelta(days=1)) == [
             "history: 1 stored sample holds text, a blob or an infinity where a count belongs and is ignored: the "
             "database was changed outside ssdwear"]
+
+
+def test_the_samples_table_is_spelled_by_one_field_table(tmp_path: Path) -> None:
+    """Issue 27.4: every statement that writes or reads samples, and the history document's fields, come from
+    host/store/columns.py's table (the INSERT, the SELECT, the number check and the document each spelled the 15
+    fields by position). Every field of a Sample has its column, in order, and a sample with every field set comes
+    back as it went in."""
+    from dataclasses import fields
+
+    from ssdwear.host.store.columns import SAMPLE_COLUMNS
+    from ssdwear.render.documents import SAMPLE_FIELDS
+
+    assert [c.field for c in SAMPLE_COLUMNS] == [f.name for f in fields(Sample)] == list(SAMPLE_FIELDS)
+    store = Store.open(tmp_path / "h.db")
+    table = {row[1] for row in store.db.execute("PRAGMA table_info(samples)")}
+    assert {c.column for c in SAMPLE_COLUMNS} <= table
+    full = Sample(at=T0, power_on_hours=1.5, used_percent=2.5, used_source="intel_233_media_wearout",
+                  host_bytes_written=3, host_bytes_read=4, nand_bytes_written=5, e2h=6, e3h=7, e4h=8,
+                  available_spare=9, media_errors=10, counter_source="average_erase_count", counter=11,
+                  counter_rated=12)
+    drive = DriveId("M", "S1")
+    store.add_sample(drive, full, "/dev/sda")
+    assert store.samples(drive.key or "") == [full]

@@ -19,7 +19,7 @@ from support.clock import T0
 from support.paths import FIXTURES
 
 from ssdwear.cli.app import App
-from ssdwear.drives import fine, vendors
+from ssdwear.drives import fine, timed
 from ssdwear.model.errors import ParseError
 from ssdwear.model.records import ScanEntry, Snapshot
 from ssdwear.run.saved import load
@@ -257,7 +257,7 @@ def check_ca_page(snap: Snapshot) -> None:
     assert 0xCA in snap.nvme_logs, snap.parse_notes
     page = snap.nvme_logs[0xCA]
     assert len(page) == 512
-    assert {k: v for k, v in vendors.log_entries(page).items() if k in CA_ENTRIES} == CA_ENTRIES
+    assert {k: v for k, v in timed.log_entries(page).items() if k in CA_ENTRIES} == CA_ENTRIES
     counters = {c.source: c.value for c in fine.nvme_counters(snap)}
     assert counters["average_erase_count"] == 240  # ADh
     assert counters["nand_bytes_written"] == 1_808_465 * 32 * 1024 * 1024  # F4h, its unit settled against F5h

@@ -1,19 +1,22 @@
-"""The reset guard and the per-vendor meaning of attributes."""
+"""The table of drive families (drives/families.py): which row a drive is, whole strings matched first match first,
+the per-family meaning of attributes, and the reset guard the rows give."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from support.builders import ata, attr, intel, nvme
 from support.edited import EDITED
 
-from ssdwear.drives import counters, indicators, vendors
+from ssdwear.drives import counters, families, indicators, timed
+from ssdwear.drives.vendors import WD_SATA
+from ssdwear.model.family import Counter, Family, WearAttribute
 from ssdwear.model.records import Snapshot
 
 
 @pytest.mark.parametrize("model", [
-    "INTEL SSDSA2M080G2GC",     # X25-M G2
     "INTEL SSDSA2CW120G3",      # 320
     "INTEL SSDSA2BW600G3D",     # 320 OEM
     "INTEL SSDSA2BZ200G3",      # 710
@@ -36,7 +39,7 @@ from ssdwear.model.records import Snapshot
     "INTEL SSDSC2KW256G8",      # 545s
 ])
 def test_reset_allowed_for_documented_intel_families(model: str) -> None:
-    assert vendors.reset_refusal(intel(10, 10, 100, model=model)) is None
+    assert timed.reset_refusal(intel(10, 10, 100, model=model)) is None
 
 
 @pytest.mark.parametrize("model,why", [
@@ -49,24 +52,25 @@ def test_reset_allowed_for_documented_intel_families(model: str) -> None:
     ("TOSHIBA MG04ACA600E", "not an Intel"),
 ])
 def test_reset_refused_elsewhere(model: str, why: str) -> None:
-    refusal = vendors.reset_refusal(intel(10, 10, 100, model=model))
+    refusal = timed.reset_refusal(intel(10, 10, 100, model=model))
     assert refusal is not None and why in refusal
 
 
 def test_reset_refused_without_the_attributes_and_on_nvme() -> None:
     no_attrs = ata("INTEL SSDSC2CT240A4", [attr(233, 0, value=85)])
-    assert "226-228" in vendors.reset_refusal(no_attrs)
-    assert "not an Intel/Solidigm data-centre NVMe SSD" in vendors.reset_refusal(nvme(3))
+    assert "226-228" in timed.reset_refusal(no_attrs)
+    assert "not an Intel/Solidigm data-centre NVMe SSD" in timed.reset_refusal(nvme(3))
 
 
 def test_x25e_intel_internal_attributes_are_not_a_timer() -> None:
     snap = ata("SSDSA2SH032G1GN INTEL", [attr(226, 0, name="Intel_Internal"), attr(227, 0, name="Intel_Internal"),
                                          attr(228, 0, name="Intel_Internal")])
-    assert not vendors.has_timed_workload(snap)
+    assert not timed.has_timed_workload(snap)
 
 
 def test_intel_rotating_drive_is_not_an_intel_ssd() -> None:
-    assert not vendors.is_intel_ssd(Snapshot(source="x", interface="ata", model="INTEL ODD", rotation_rate=5400))
+    assert families.lookup(Snapshot(source="x", interface="ata", model="INTEL ODD", rotation_rate=5400)) is \
+        families.GENERIC
 
 
 @pytest.mark.parametrize("model,attrs,source,percent", [
@@ -124,34 +128,43 @@ def _corpus(*more: Path) -> list[Snapshot]:
     return snaps
 
 
-def test_every_profile_is_some_real_drive_and_sources_are_unique() -> None:
-    # The industrial families of issue 26.12 are known here from edited copies of corpus outputs only (their
-    # READMEs say what was edited; the real outputs behind the issue are not in the corpus).
-    edited = sorted((EDITED / "industrial").iterdir())
-    seen = {vendors.profile(s).name for s in _corpus(*edited) if s.interface in ("ata", "nvme")}
-    assert seen == {p.name for p in vendors.PROFILES} | {"generic"}, "a profile no drive in the corpus uses"
-    sources = [w.source for p in vendors.PROFILES for w in p.wear]
-    assert len(sources) == len(set(sources))
+def _nvme_fixtures() -> list[Path]:
+    """The hand-made Intel/Solidigm data-centre NVMe outputs (fixtures/intel-nvme: its README says how they are
+    made): the corpus holds real ones of only some of those rows."""
+    from support.paths import FIXTURES
+
+    return sorted((FIXTURES / "intel-nvme").glob("smartctl --json=c -x *.out"))
+
+
+def test_every_row_is_some_drive_of_the_fixtures_and_sources_are_unique() -> None:
+    # The industrial families of issue 26.12, and Lenovo's OEM D3-S4510 of issue 27.6, are known here from edited
+    # copies of corpus outputs only (their READMEs say what was edited; no real output of theirs is in the corpus).
+    edited = [*sorted((EDITED / "industrial").iterdir()), *sorted((EDITED / "families").iterdir())]
+    seen = {families.family_of(s).name for s in _corpus(*edited, *_nvme_fixtures())}
+    assert seen == {p.name for p in families.FAMILIES} | {"generic"}, "a row no drive in the fixtures is"
+    meaning: dict[str, WearAttribute] = {}
+    for wear in (w for p in families.FAMILIES for w in p.wear):  # one source, one meaning (rows may share it)
+        assert meaning.setdefault(wear.source, wear) == wear
 
 
 def test_first_matching_profile_decides() -> None:
     dell = ata("SSDSC2KB480G7R", [attr(245, 0, 97, "Percent_Life_Remaining"), attr(233, 0, 50)],
                family="Dell Certified Intel S4x00/D3-S4x10 Series SSDs")
-    assert vendors.profile(dell).name == "Dell-certified Intel"
+    assert families.lookup(dell).name == "Dell-certified Intel"
     readings = indicators.used_readings(dell).readings
     assert [r.source for r in readings] == ["dell_245_percent_life_remaining"]  # not Intel's 233
-    assert vendors.profile(ata("Samsung SSD 860 EVO 500GB", [])).name == "Samsung"
-    assert vendors.profile(ata("LITEONIT LCT-512L9S-11 2.5 7mm 512GB", [])) is vendors.GENERIC
-    assert vendors.profile(ata("WDC WDS500G2B0A", [])).name == vendors.WD_SATA  # issue 26.10
+    assert families.lookup(ata("Samsung SSD 860 EVO 500GB", [])).name == "Samsung"
+    assert families.lookup(ata("LITEONIT LCT-512L9S-11 2.5 7mm 512GB", [])) is families.GENERIC
+    assert families.lookup(ata("WDC WDS500G2B0A", [])).name == WD_SATA  # issue 26.10
 
 
-def test_a_new_family_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_new_family_is_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
     snap = ata("ACME FL4SH 960", [attr(231, 0, 88, "SSD_Life_Left"), attr(241, 1000, 100, "Host_Writes_GiB")])
     assert indicators.used_readings(snap)[0] == []
-    acme = vendors.VendorProfile("ACME", lambda s: (s.model or "").startswith("ACME"),
-                                 wear=(vendors.WearAttribute(231, "acme_231_life_left", "SSD_Life_Left"),),
-                                 host_written=(vendors.Counter(241, 10**6, "1 MB"),))
-    monkeypatch.setattr(vendors, "PROFILES", (acme, *vendors.PROFILES))
+    acme = Family("ACME", "a test's", model=r"ACME .*",
+                  wear=(WearAttribute(231, "acme_231_life_left", "SSD_Life_Left"),),
+                  host_written=(Counter(241, 10**6, "1 MB"),))
+    monkeypatch.setattr(families, "FAMILIES", (acme, *families.FAMILIES))
     readings = indicators.used_readings(snap).readings
     assert [(r.source, r.percent) for r in readings] == [("acme_231_life_left", 12.0)]
     written = counters.ata_host_written(snap)
@@ -170,9 +183,9 @@ def test_intel_counts_host_writes_in_32_mib_whatever_the_name() -> None:
 
 
 def test_impossible_timed_pattern_belongs_to_intel() -> None:
-    assert vendors.impossible_timed(intel(102400, 0, 200_000_000), 102400, 200_000_000)
-    assert not vendors.impossible_timed(intel(102400, 0, 200_000_000), 102400, 99_999_999)
-    assert not vendors.impossible_timed(ata("Samsung SSD 860 EVO 500GB", []), 102400, 200_000_000)
+    assert timed.impossible_timed(intel(102400, 0, 200_000_000), 102400, 200_000_000)
+    assert not timed.impossible_timed(intel(102400, 0, 200_000_000), 102400, 99_999_999)
+    assert not timed.impossible_timed(ata("Samsung SSD 860 EVO 500GB", []), 102400, 200_000_000)
 
 
 @pytest.mark.parametrize("model,same_drive", [("CT1000MX500SSD1", True), ("Samsung SSD 860 EVO 1TB", False)])
@@ -224,7 +237,7 @@ def test_devstat_255_is_called_sandforce_only_on_sandforce_drives(name: str) -> 
     from ssdwear.run.saved import load
 
     snap = load(CORPUS / f"linuxhw-EnterpriseDrive__{name}__1.txt")
-    assert vendors.sandforce_based(snap)
+    assert indicators.sandforce_based(snap)
     notes = indicators.ata_used_readings(snap).notes
     assert any(SANDFORCE_NOTE in n for n in notes)
 
@@ -242,13 +255,13 @@ def test_devstat_255_on_samsung_and_smi_drives_says_nothing_of_sandforce(tmp_pat
     edited.write_text(real.replace(line, line.replace("  41  ", " 255  ")))
     smi = ata("ADATA SU650", [attr(169, 90, name="Remaining_Lifetime_Perc")], devstat_used=255)
     for snap in (load(edited), smi):
-        assert not vendors.sandforce_based(snap)
+        assert not indicators.sandforce_based(snap)
         notes = indicators.ata_used_readings(snap).notes
         (note,) = [n for n in notes if "reads 255" in n]
         assert "SandForce" not in note and "the field's largest value" in note
 
 
-def _corpus_readings() -> list[vendors.UsedReading]:
+def _corpus_readings() -> list[indicators.UsedReading]:
     from support.corpus import FILES
 
     from ssdwear.model.errors import ParseError
@@ -271,11 +284,39 @@ def test_a_stored_indicator_has_the_step_and_saturation_its_live_reading_had() -
     readings = _corpus_readings()
     assert len({r.source for r in readings}) >= 8 and any(r.at_least for r in readings)
     for r in readings:
-        assert vendors.indicator_saturated(r.source, r.percent) == r.at_least, r
+        assert indicators.indicator_saturated(r.source, r.percent) == r.at_least, r
         if r.source != "smi_167_average_erase_count":  # its step is 100 / the drive's own rated erase count
-            assert vendors.indicator_step(r.source) == pytest.approx(r.step), r
+            assert indicators.indicator_step(r.source) == pytest.approx(r.step), r
     edges = [indicators.nvme_used_readings(nvme(255))[0], indicators.nvme_used_readings(nvme(254))[0],
              *indicators.ata_used_readings(intel(0, 0, 0, mwi=1)).readings,
              *indicators.ata_used_readings(ata("Samsung SSD 860 EVO 1TB", [attr(177, 0, value=0)])).readings]
     assert [r.at_least for r in edges] == [True, False, True, True]
-    assert all(vendors.indicator_saturated(r.source, r.percent) == r.at_least for r in edges)
+    assert all(indicators.indicator_saturated(r.source, r.percent) == r.at_least for r in edges)
+
+
+# Where a regular expression may meet a model string, a firmware revision or a drive-database family: the table's
+# one matcher (drives/families.py matches_whole, which drives/timed.py's reset guard and fine.py's OCP check call
+# with the rows' expressions), the ratings catalogue (its own sourced table: ratings.yaml's patterns, and the
+# config's, which host/config.py compiles to check them) and smartd's file names (MODEL-SERIAL, smartctl/smartd.py).
+MATCHER_HOMES = {"ssdwear/drives/families.py", "ssdwear/drives/ratings.py", "ssdwear/host/config.py",
+                 "ssdwear/smartctl/smartd.py"}
+_REGEX_CALL = re.compile(r"(?:\bre\.(?:match|search|fullmatch|compile)|\.(?:match|search|fullmatch))\(([^)]*)")
+
+
+def test_no_model_regular_expression_outside_the_family_table() -> None:
+    """No module but the table's applies a regular expression to a model, a firmware or a family, and no module but
+    the table's rows (drives/families.py, intel.py, vendors.py) holds a pattern for one (issue 27.1)."""
+    from support.paths import ROOT
+
+    strays = []
+    for path in sorted((ROOT / "ssdwear").rglob("*.py")):
+        name = str(path.relative_to(ROOT))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            calls = [m.group(1) for m in _REGEX_CALL.finditer(line)]
+            if name not in MATCHER_HOMES and any(re.search(r"model|firmware|family", c) for c in calls):
+                strays.append(f"{name}:{number}: {line.strip()}")
+    assert strays == []
+    rows = {"ssdwear/drives/families.py", "ssdwear/drives/intel.py", "ssdwear/drives/vendors.py"}
+    holders = {str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*.py")
+               if re.search(r"\b(model|firmware|family|family_alone)=r?[\"']", p.read_text(encoding="utf-8"))}
+    assert holders <= rows
