@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ssdwear.drives import counters, families, indicators
 from ssdwear.drives.fine import finer_counters
@@ -321,7 +321,20 @@ def _look(snap: Snapshot, ctx: Context) -> _Look:
     h = health(snap)
     warnings.extend(health_warnings(h))
     counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
+    drive_writes = with_media_writes(snap, drive_writes, counters)
     return _Look(snap, kind, readings, chosen, timed, drive_writes, h, counters, fine_wear, warnings, notes)
+
+
+def with_media_writes(snap: Snapshot, drive_writes: Writes, found: Sequence[CounterReading]) -> Writes:
+    """An NVMe drive's NAND (media) bytes written, and its write amplification, from the first finer counter that
+    counts media writes in bytes (a vendor's log 0xCA F4h, the Endurance Group or OCP log): the health log has none."""
+    media = next((c for c in found if c.kind == "media" and c.unit_bytes), None)
+    if snap.interface != "nvme" or drive_writes.nand_bytes_written is not None or media is None:
+        return drive_writes
+    nand = media.value * (media.unit_bytes or 1)
+    host = drive_writes.host_bytes_written
+    return replace(drive_writes, nand_bytes_written=nand, write_amplification=round(nand / host, 2) if host else None,
+                   sources={**drive_writes.sources, "nand_bytes_written": media.detail})
 
 
 def _report(look: _Look, projection: Projection | None) -> DriveReport:

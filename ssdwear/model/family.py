@@ -110,15 +110,24 @@ class TimedWorkload:
     impossible: tuple[int, int] | None = None
 
 
+# How a documented NVMe log page is laid out: the OCP SMART / Health Information Extended log (C0h, its GUID checked),
+# or Intel's SMART attribute log (0xCA's 12-byte keyed entries) that other vendors' firmwares reuse.
+LogLayout = Literal["ocp-c0", "intel-ca"]
+# What reads it: nvme-cli (`nvme get-log -b`) or smartctl (`-l nvmelog`, no other tool needed).
+LogReader = Literal["nvme-cli", "smartctl"]
+
+
 @dataclass(frozen=True)
 class LogSource:
-    """An NVMe log page a family documents, read with nvme-cli on the drives of the family whose whole model string
-    matches `model` (None: every one of them)."""
+    """An NVMe log page a family documents, read on the drives of the family whose whole model string matches
+    `model` (None: every one of them), by `reader`, in `layout`; no other drive is ever asked for it."""
 
     log_id: int
     name: str
     source: str  # where the log and its layout are documented
     model: str | None = None
+    layout: LogLayout = "ocp-c0"
+    reader: LogReader = "nvme-cli"
 
 
 Interface = Literal["ata", "nvme", "scsi", "unknown"]
@@ -162,5 +171,8 @@ class Family:
     names: Mapping[int, str] = field(default_factory=dict)
     names_from: str = ""  # where the names come from, for the note
     controller: str | None = None  # 'SandForce': its firmwares print 255 for a Device Statistic that is not valid
-    nvme_logs: tuple[LogSource, ...] = ()  # NVMe logs the family documents, read with nvme-cli (the OCP log C0h)
+    nvme_logs: tuple[LogSource, ...] = ()  # NVMe logs the family documents (the OCP log C0h, a vendor's 0xCA)
+    # Why the timed-workload reset (Set Features 0xD5, vendor subcommand 0x40) is never sent to this family, even
+    # with --force: its vendor's own commands are documented and that one is not among them.
+    no_timer_reset: str | None = None
     volume: bool = False  # a RAID controller's logical volume: not a drive (its drives are read through it)

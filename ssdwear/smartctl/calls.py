@@ -10,7 +10,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from ssdwear.drives import families, fine
-from ssdwear.drives.timed import timed_log_page
 from ssdwear.model.errors import DriveError, ParseError, SsdwearError
 from ssdwear.model.escape import visible
 from ssdwear.model.process import is_root
@@ -98,13 +97,14 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
 def read_drive(runner: Runner, device: str, device_type: str | None = None, wake: bool = False,
                nvme: Runner | None = None) -> Snapshot:
     """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0. On the drives
-    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page. On
+    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), or whose row documents a
+    vendor log for smartctl to read (fine.smartctl_log_pages), one more each: that page. On
     NVMe drives reached directly, with nvme-cli (`nvme`), the endurance logs their controller or family documents
     (nvme_logs)."""
     snap = families.known(_read(runner, device, device_type,
                                 lambda json: read_args(device, device_type, json=json, wake=wake)))
-    page = timed_log_page(snap)
-    snap = snap if page is None else _with_log_page(runner, snap, device, device_type, page)
+    for page in fine.smartctl_log_pages(snap):
+        snap = _with_log_page(runner, snap, device, device_type, page)
     if nvme is not None and device_type in (None, "nvme"):
         snap = nvme_logs(nvme, snap, device)
     return snap
@@ -191,8 +191,10 @@ def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str
 
 
 def _without_page(snap: Snapshot, page: int, why: str) -> Snapshot:
+    timed = families.family_of(snap).timed
+    lost = "no timed-workload window" if timed is not None and timed.log_page == page else "its counters are not read"
     return replace(snap, parse_notes=(*snap.parse_notes, f"vendor log page 0x{page:02x} could not be read ({why}): "
-                                      "no timed-workload window"))
+                                      f"{lost}"))
 
 
 def identify(runner: Runner, device: str, device_type: str | None = None) -> Snapshot:
