@@ -6,6 +6,7 @@ the CLI, their argv logs holding reads only. Replays fixtures/nvme-vendors (hand
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -115,3 +116,18 @@ def test_sample_stores_their_counters_with_reads_only(tmp_path: Path) -> None:
         rows = con.execute("SELECT s.name, nand_w, host_w FROM samples JOIN sources s ON s.id = fine_src").fetchall()
     assert len(rows) == len(VENDORS)
     assert all(src == "nand_bytes_written" and nand > host > 0 for src, nand, host in rows), rows
+
+
+def test_a_failed_page_read_leaves_the_reading_with_a_note(tmp_path: Path) -> None:
+    folder = tmp_path / "m"
+    shutil.copytree(MACHINE, folder)
+    failed = FIXTURES / "nvmelog" / "smartctl -l nvmelog,0xca,0x200 -d nvme _dev_nvme0"  # QEMU's: exit 4, 0x4002
+    for ext in ("out", "rc"):
+        shutil.copy(f"{failed}.{ext}", folder / f"smartctl -l nvmelog,0xca,0x200 -d nvme _dev_nvme0.{ext}")
+    result = ssdwear_cli(["--no-history", "--replay", str(folder), "report", "/dev/nvme0", "-d", "nvme", "--format",
+                          "json"], App(clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    (drive,) = json.loads(result.stdout)["drives"]
+    assert drive["used_percent"] == 73.0 and [c["source"] for c in drive["counters"]] == ["host_bytes_written"]
+    assert any(n.startswith("vendor log page 0xca could not be read") and n.endswith("its counters are not read")
+               for n in drive["notes"]), drive["notes"]
