@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ssdwear.drives import counters, families, indicators
+from ssdwear.drives import counters, families, indicators, vendor_logs
 from ssdwear.drives.fine import finer_counters
 from ssdwear.drives.indicators import UsedReading, disagreement
 from ssdwear.drives.named import temperature_attribute
@@ -321,7 +321,7 @@ def _look(snap: Snapshot, ctx: Context) -> _Look:
     h = health(snap)
     warnings.extend(health_warnings(h))
     counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
-    drive_writes = with_media_writes(snap, drive_writes, counters)
+    drive_writes = with_drive_amplification(snap, with_media_writes(snap, drive_writes, counters), notes, warnings)
     return _Look(snap, kind, readings, chosen, timed, drive_writes, h, counters, fine_wear, warnings, notes)
 
 
@@ -335,6 +335,24 @@ def with_media_writes(snap: Snapshot, drive_writes: Writes, found: Sequence[Coun
     host = drive_writes.host_bytes_written
     return replace(drive_writes, nand_bytes_written=nand, write_amplification=round(nand / host, 2) if host else None,
                    sources={**drive_writes.sources, "nand_bytes_written": media.detail})
+
+
+def with_drive_amplification(snap: Snapshot, drive_writes: Writes, notes: list[str], warnings: list[str]) -> Writes:
+    """The drive's own lifetime and trailing-hour write amplification (WDC log D0h), checked against ssdwear's NAND
+    over host bytes: a disagreement beyond vendor_logs.WAF_AGREE is a warning (one of the two counts wrong)."""
+    figures = vendor_logs.drive_amplification(snap, notes)
+    if figures is None:
+        return drive_writes
+    lifetime, hour = figures
+    own = drive_writes.write_amplification
+    if own is not None and abs(lifetime / own - 1) > vendor_logs.WAF_AGREE:
+        warnings.append(f"the drive's own lifetime write amplification (log D0h) is {lifetime:.2f}, its NAND over "
+                        f"host bytes {own:.2f}: they disagree by more than {vendor_logs.WAF_AGREE:.0%}")
+    return replace(drive_writes, drive_write_amplification=round(lifetime, 3),
+                   drive_write_amplification_hour=round(hour, 3),
+                   sources={**drive_writes.sources, "drive_write_amplification": "log D0h lifetime and trailing-hour "
+                            "write amplification factors (raw / their scale, settled on the page's NAND and user "
+                            "writes)"})
 
 
 def _report(look: _Look, projection: Projection | None) -> DriveReport:

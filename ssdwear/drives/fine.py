@@ -59,6 +59,7 @@ from .families import family_of, known, matches_whole
 from .indicators import RATED_ERASE_RANGE
 from .named import NAMED_FINE
 from .timed import log_entries, timed_log_page
+from .vendor_logs import vendor_log_counters
 
 MiB = 1 << 20
 
@@ -302,10 +303,12 @@ def _ca_raw(page: bytes, key: int) -> bytes | None:
 
 def nvme_counters(snap: Snapshot, notes: list[str] | None = None) -> list[CounterReading]:
     """The finer counters an NVMe reading offers: media writes from the Endurance Group log or the OCP log (with
-    the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, host writes (Data Units Written)."""
+    the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, WDC's D0h NAND writes and Micron's
+    E1h total erase count (drives/vendor_logs.py), host writes (Data Units Written)."""
     said: list[str] = notes if notes is not None else []
     found: dict[str, CounterReading] = {}
-    for reading in (_eg_counter(snap), _ocp_counter(snap), *_ca_counters(snap, said)):
+    for reading in (_eg_counter(snap), _ocp_counter(snap), *_ca_counters(snap, said),
+                    *vendor_log_counters(snap, said)):
         if reading is not None and reading.source not in found:
             found[reading.source] = reading
     duw = snap.nvme.data_units_written if snap.nvme else None
@@ -365,6 +368,7 @@ def by_source(readings: Sequence[CounterReading], source: str) -> CounterReading
 SOURCE_KINDS: dict[str, CounterKind] = {
     "nand_bytes_written": "media", "nand_pages_written": "media", "average_erase_count": "erase",
     "nvme_media_units_written": "media", "ocp_physical_media_units_written": "media", "host_bytes_written": "host",
+    "total_erase_count": "erase",
 }
 
 
