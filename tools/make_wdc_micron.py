@@ -77,10 +77,11 @@ which marketing model carries which device ID is not what these fixtures claim).
 * `smartctl -l nvmelog,0xd0,0x200` (nvme0): struct wdc_ssd_d0_smart_log (wdc-nvme.c lines 1245-1270, little-endian):
   power-on hours at 0x08, lifetime write amplification 160 at 0x10 and trailing-hour 175 at 0x14 (raw; the scale,
   100, is made up: nvme-cli prints them raw), lifetime NAND writes at 0x44 and user writes at 0x50 in 4,096-byte
-  Lpages (the size is made up: user writes x 4,096 is the Data Units Written in bytes), NAND = 1.60 x user, % P/E
-  cycles remaining 27 at 0x64.
+  Lpages (the size is made up: user writes x 4,096 is the Data Units Written in bytes), NAND = 1.60 x the first
+  reading's user writes + 1.75 x those written since (the trailing hour's factor), % P/E cycles remaining 27 at 0x64.
 * `smartctl -l nvmelog,0xe1,0x100` (nvme1): e1_log_page (micron-nvme.c lines 1471-1499): power-on minutes at byte
-  20 (the hours x 60 + 17, then 30 and 61 minutes on), total erase count at byte 80 (3 per 10^9 host bytes).
+  20 (the first reading's hours x 60 + 17, then 30 and 61 minutes on: the third reading's hours are one more),
+  total erase count at byte 80 (3 per 10^9 host bytes).
 * Every page printed as smartctl 7.3 dumps it (tools/formats/nvme.py). No other call is recorded: a D0h or E1h
   request to another drive fails the replay.
 """
@@ -93,11 +94,13 @@ def dword_list(*log_ids: int) -> bytes:
     return bytes(data)
 
 
-def d0_page(hours: int, data_units: int) -> bytes:
-    user = data_units * DATA_UNIT // LPAGE
+def d0_page(hours: int, data_units: int, first_units: int) -> bytes:
+    """D0h with NAND writes 1.60 x the first reading's user writes, and 1.75 x those written since (the trailing
+    hour's factor)."""
+    user, first = data_units * DATA_UNIT // LPAGE, first_units * DATA_UNIT // LPAGE
     data = bytearray(0x200)
     for at, size, value in ((0x08, 4, hours), (0x10, 4, round(WAF * WAF_SCALE)), (0x14, 4, round(WAF_HOUR * WAF_SCALE)),
-                            (0x44, 8, round(user * WAF)), (0x50, 8, user), (0x64, 4, 27)):
+                            (0x44, 8, round(first * WAF + (user - first) * WAF_HOUR)), (0x50, 8, user), (0x64, 4, 27)):
         data[at:at + size] = value.to_bytes(size, "little")
     return bytes(data)
 
@@ -153,9 +156,10 @@ def drive(n: int, d: Drive) -> None:
         if d.log in ("d0", "d0-unlisted"):
             page_call(d.device, 0x00, 0x400, dword_list(1, 2, 3, *((0xD0,) if d.log == "d0" else ())), at)
         if d.log == "d0":
-            page_call(d.device, 0xD0, 0x200, d0_page(health["power_on_hours"], health["data_units_written"]), at)
+            first = docs[0]["nvme_smart_health_information_log"]["data_units_written"]
+            page_call(d.device, 0xD0, 0x200, d0_page(health["power_on_hours"], health["data_units_written"], first), at)
         if d.log == "e1":
-            minutes = health["power_on_hours"] * 60 + 17 + (0, 30, 61)[i - 1]
+            minutes = (health["power_on_hours"] - hours) * 60 + 17 + (0, 30, 61)[i - 1]  # 61 minutes: the next hour
             page_call(d.device, 0xE1, 0x100, e1_page(minutes, health["data_units_written"]), at)
     write(HERE, ["--json=c", "-i", "-d", "nvme", d.device], json.dumps(identity(docs[0], d.device), indent=1) + "\n")
 

@@ -355,6 +355,15 @@ def with_drive_amplification(snap: Snapshot, drive_writes: Writes, notes: list[s
                             "writes)"})
 
 
+def _power_on_hours(snap: Snapshot) -> float | None:
+    """The power-on hours: the drive's own minutes where it gives them (log E1h), else smartctl's hours (whole
+    hours on NVMe) where they are plausible."""
+    minutes = vendor_logs.power_on_minutes(snap)
+    if minutes is not None:
+        return minutes / 60
+    return snap.power_on_hours if snap.power_on_hours_trusted else None
+
+
 def _report(look: _Look, projection: Projection | None) -> DriveReport:
     snap, chosen = look.snap, look.chosen
     return DriveReport(
@@ -367,7 +376,8 @@ def _report(look: _Look, projection: Projection | None) -> DriveReport:
         interface=snap.interface,
         kind=look.kind,
         capacity_bytes=snap.capacity_bytes,
-        power_on_hours=snap.power_on_hours if snap.power_on_hours_trusted else None,
+        power_on_hours=_power_on_hours(snap),
+        power_on_minutes=vendor_logs.power_on_minutes(snap),
         used_percent=chosen.percent if chosen else None,
         used_at_least=chosen.at_least if chosen else False,
         used_source=chosen.source if chosen else None,

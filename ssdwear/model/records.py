@@ -224,6 +224,7 @@ class Window:
     wear_percent_high: float | None = None
     counter_delta: int | None = None  # a counter window: how far the counter moved, in its units
     started_at: datetime | None = None  # a counter window: when `start` stored its baseline
+    write_amplification: float | None = None  # a counter window: NAND over host bytes written in it, where both count
 
     @property
     def valid(self) -> bool:
@@ -362,7 +363,8 @@ class DriveReport:
     interface: str = "unknown"
     kind: DriveKind = "unknown"
     capacity_bytes: int | None = None
-    power_on_hours: float | None = None
+    power_on_hours: float | None = None  # to the minute where power_on_minutes is known
+    power_on_minutes: int | None = None  # the drive's own power-on minutes (Micron log E1h), where it gives them
     used_percent: float | None = None
     used_at_least: bool = False
     used_source: str | None = None

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from support.cli import ssdwear_cli
-from support.clock import T0
+from support.clock import T0, SteppedClock
 from support.paths import FIXTURES
 
 from ssdwear.cli.app import App
@@ -109,3 +110,54 @@ def test_sample_stores_the_d0h_and_e1h_counters(tmp_path: Path) -> None:
     with sqlite3.connect(db) as con:
         rows = con.execute("SELECT s.name FROM samples JOIN sources s ON s.id = fine_src ORDER BY t").fetchall()
     assert sorted(r[0] for r in rows) == ["nand_bytes_written", "total_erase_count"]
+
+
+def measure_an_hour(device: str, tmp_path: Path) -> tuple[dict, ReplayRunner]:
+    """`measure DEVICE --for 60m --poll 30m` on a stepped clock, the replay's sysfs given: its drive and the calls."""
+    clock = SteppedClock()
+
+    def sleep(seconds: float) -> None:
+        clock.advance(seconds=seconds)
+
+    runner = ReplayRunner(MACHINE)
+    app = App(runner=runner, db=str(tmp_path / "h.db"), clock=clock, sleep=sleep, sysfs=str(MACHINE / "sys"),
+              monotonic=lambda: (clock.now - T0).total_seconds())
+    result = ssdwear_cli(["measure", device, "-d", "nvme", "--for", "60m", "--poll", "30m", "--format", "json"], app)
+    assert result.exit_code == 0, result.output
+    (drive,) = json.loads(result.stdout)["drives"]
+    return drive, runner
+
+
+def test_measure_times_the_micron_window_by_the_drives_own_power_on_minutes(tmp_path: Path) -> None:
+    """60 minutes of wall clock in which the drive counted 61 power-on minutes (E1h): the window's time is 61."""
+    drive, runner = measure_an_hour("/dev/nvme1", tmp_path)
+    window = drive["window"]
+    assert window["kind"] == "counter" and window["counter"] == "total_erase_count", window
+    assert window["minutes"] == 61, window
+    assert "61 min of the drive's own power-on time (log E1h), 60 min of wall-clock time" in window["reason"], window
+    assert drive["power_on_minutes"] == micron_health(1)["power_on_hours"] * 60 + 17 + 61
+    assert logs_asked(runner) == [("/dev/nvme1", "nvmelog,0xe1,0x100")] * 3
+
+
+def test_a_power_off_in_a_micron_window_is_found_to_the_minute(tmp_path: Path) -> None:
+    """start at T0, report 5 h later while the drive counted 61 power-on minutes: the window is those 61 minutes."""
+    runner, db = ReplayRunner(MACHINE), str(tmp_path / "h.db")
+    app = App(runner=runner, db=db, clock=lambda: T0, sysfs=str(MACHINE / "sys"))
+    assert ssdwear_cli(["start", "/dev/nvme1", "-d", "nvme"], app).exit_code == 0
+    runner.run(["--json=c", "-x", "-n", "standby", "-d", "nvme", "/dev/nvme1"])  # the drive's @2 reading, unused
+    runner.run(["-l", "nvmelog,0xe1,0x100", "-d", "nvme", "/dev/nvme1"])
+    later = App(runner=runner, db=db, clock=lambda: T0 + timedelta(hours=5), sysfs=str(MACHINE / "sys"))
+    result = ssdwear_cli(["report", "/dev/nvme1", "-d", "nvme", "--format", "json"], later)
+    (drive,) = json.loads(result.stdout)["drives"]
+    assert drive["window"]["minutes"] == 61, drive["window"]
+    assert any(w.startswith("power-off in the counter window: 61 min of the drive's own power-on time (log E1h) in "
+                            "5.0 h of wall-clock time") for w in drive["warnings"]), drive["warnings"]
+
+
+def test_a_one_hour_window_on_the_wdc_drive_has_the_write_amplification_the_drive_reports(tmp_path: Path) -> None:
+    drive, _ = measure_an_hour("/dev/nvme0", tmp_path)
+    window = drive["window"]
+    assert window["kind"] == "counter" and window["valid"] and window["counter"] == "nand_bytes_written", window
+    assert window["write_amplification"] == pytest.approx(make_wdc_micron.WAF_HOUR, abs=0.001)
+    assert drive["writes"]["drive_write_amplification_hour"] == make_wdc_micron.WAF_HOUR
+    assert not [w for w in drive["warnings"] if "write amplification" in w], drive["warnings"]
