@@ -6,12 +6,12 @@ asks for no vendor log (smartctl's own call log: a wrapper on PATH records every
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
+from support.tools import require_qemu
 
 from tools import qemuvm
 
@@ -30,11 +30,7 @@ chmod 755 /run/wrap/smartctl
 
 @pytest.mark.qemu
 def test_the_ids_come_from_the_kernels_sysfs_and_no_vendor_log_is_asked(tmp_path: Path) -> None:
-    reason = qemuvm.qemu_available()
-    if reason is not None:
-        if os.environ.get("SSDWEAR_REQUIRE_TOOLS"):
-            pytest.fail(f"QEMU cannot run here: {reason}")
-        pytest.skip(f"QEMU cannot run here: {reason}")
+    require_qemu()
     result = qemuvm.run_vm([qemuvm.Drive.nvme("NVME0001"), qemuvm.Drive.sata("AHCI0001")],
                            GUEST.format(python=shlex.quote(sys.executable)), timeout_s=200, workdir=tmp_path)
     assert result.returncode == 0, result.console[-4000:]
