@@ -73,7 +73,7 @@ which marketing model carries which device ID is not what these fixtures claim).
   power-on hours and Data Units Written changed, and the IEEE OUI removed.
 * `smartctl -l nvmelog,0x00,0x400`: the NVMe 2.0 Supported Log Pages log, one dword per log ID, bit 0 set for 01h,
   02h, 03h (and D0h on nvme0), what nvme-cli's wdc_nvme_check_supported_log_page reads (wdc-nvme.c lines
-  2811-2823, 2825-2851).
+  2811-2823, 2838-2851).
 * `smartctl -l nvmelog,0xd0,0x200` (nvme0): struct wdc_ssd_d0_smart_log (wdc-nvme.c lines 1245-1270, little-endian):
   power-on hours at 0x08, lifetime write amplification 160 at 0x10 and trailing-hour 175 at 0x14 (raw; the scale,
   100, is made up: nvme-cli prints them raw), lifetime NAND writes at 0x44 and user writes at 0x50 in 4,096-byte

@@ -73,8 +73,9 @@ WDC_D0 = LogSource(
     "1245-1270: power-on hours at 0x08, lifetime and trailing-hour write amplification factors at 0x10 and 0x14, NAND "
     "writes at 0x44 and user writes at 0x50 in 'Lpages', % P/E cycles remaining at 0x64); the drives "
     "wdc_get_drive_capabilities gives WDC_DRIVE_CAP_D0_LOG_PAGE (vendor 0x1b96, the device IDs of lines 1690-1801), "
-    "each when wdc_nvme_check_supported_log_page finds D0h in the Supported Log Pages log (lines 2825-2851; its "
-    "fallback, WDC's C2h device-management log, is not read: a drive whose log 00h does not list D0h gets a note)",
+    "each when wdc_nvme_check_supported_log_page finds D0h in the Supported Log Pages log (lines 2826-2890, log 00h "
+    "at 2838-2851; its fallback, WDC's C2h device-management log, is not read: a drive whose log 00h does not list "
+    "D0h gets a note)",
     layout="wdc-d0", reader="smartctl", pci_ids=frozenset((WDC_VENDOR_2, d) for d in WDC_D0_DEVICES), listed=True)
 MICRON_VENDOR = 0x1344  # micron-nvme.c line 95, MICRON_VENDOR_ID
 MICRON_E1_DEVICES = (

@@ -1,17 +1,20 @@
 """An NVMe controller's PCI vendor and device IDs, from this host's sysfs: /sys/class/nvme/nvmeN/device/vendor and
-.../device, the files nvme-cli's own nvme_get_pci_ids reads before its WDC and Micron plugins pick the drives their
-vendor logs are documented for (drives/nvme_vendors.py). sysfs is input like any other: the controller name is taken
-from the device name only (/dev/nvmeN, /dev/nvmeNnM), the directory must resolve inside sysfs's own devices tree (a
-PCI function's, not a fabric's), each file is opened without following a symlink, read at most 16 bytes, and must be
-exactly '0x' and four hex digits and a newline, as the kernel writes them (drivers/pci/pci-sysfs.c). Anything else
-is None: no IDs, so no vendor log that needs them is ever asked for. `sysfs` is the root to read: '/sys' here, a
-replay directory's `sys/` for recordings (fixtures keep the two files under the same names).
+.../device, the files nvme-cli reads before its WDC and Micron plugins pick the drives their vendor logs are
+documented for (nvme-cli e117ee68 src/nvme-pci-ids.c lines 18-48, the controller of a namespace's name;
+src/nvme-pci-ids-linux.c lines 18-88; drives/nvme_vendors.py). sysfs is input like any other: the controller name is
+taken from the device name only (/dev/nvmeN, /dev/nvmeNnM), the directory must resolve inside sysfs's own devices
+tree (a PCI function's, not a fabric's), each file is opened without following a symlink, must be a regular file, is
+read at most 16 bytes, and must be exactly '0x' and four hex digits and a newline, as the kernel writes them
+(drivers/pci/pci-sysfs.c; nvme-cli's strtoul takes more). Anything else is None: no IDs, so no vendor log that needs
+them is ever asked for. `sysfs` is the root to read: '/sys' here, a replay directory's `sys/` for recordings
+(fixtures keep the two files under the same names).
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 
 from ssdwear.model.records import PciId
 
@@ -32,7 +35,7 @@ def _read_id(path: str) -> int | None:
     except OSError:
         return None
     try:
-        data = os.read(fd, _MOST)
+        data = os.read(fd, _MOST) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
     except OSError:
         return None
     finally:

@@ -68,3 +68,10 @@ def test_no_entry_gives_no_ids(tmp_path: Path) -> None:
     controller(tmp_path)
     assert nvme_pci_id("/dev/nvme1", str(tmp_path)) is None
     assert nvme_pci_id("/dev/nvme0", str(tmp_path / "missing")) is None
+
+
+def test_a_fifo_in_place_of_the_file_is_not_read(tmp_path: Path) -> None:
+    function = controller(tmp_path)
+    (function / "device").unlink()
+    os.mkfifo(function / "device")
+    assert nvme_pci_id("/dev/nvme0", str(tmp_path)) is None  # and returns at once: opened non-blocking, not read
