@@ -114,9 +114,9 @@ def _minute_span(report: DriveReport, base_minutes: int, wall: float) -> _Span:
     on = (report.power_on_minutes or 0) - base_minutes
     drive = f"{human_minutes(on)} of the drive's own power-on time (log E1h)"
     if on < wall - POWER_SLACK_MINUTES:
-        if on < 1:
-            return _Span(0.0, f"the drive was powered off for nearly all of the window: {human_minutes(wall)} of "
-                              f"wall-clock time, {drive}", None)
+        if on < VALID_AFTER_MINUTES:  # as the hour rule: under an hour on, the window is too short to stand
+            return _Span(0.0, f"the drive was powered on for less than {VALID_AFTER_MINUTES} minutes of the window: "
+                              f"{human_minutes(wall)} of wall-clock time, {drive}", None)
         return _Span(on, f"{drive} (a power-off in the window: {human_minutes(wall)} of wall-clock time)",
                      f"power-off in the counter window: {drive} in {human_minutes(wall)} of wall-clock time; the "
                      "window's time is the drive's power-on minutes")

@@ -41,3 +41,9 @@ def test_a_window_whose_write_amplification_is_not_the_drives_trailing_hour_is_a
     amplification, warning = _amplification(differ, base, 60.0)
     assert amplification == 2.0 and warning is not None and "trailing-hour figure (log D0h) 1.75" in warning
     assert _amplification(differ, base, 180.0) == (2.0, None)  # not an hour: nothing to compare with
+
+
+def test_under_an_hour_of_the_drives_own_minutes_is_no_window() -> None:
+    report = DriveReport(device="/dev/nvme1", power_on_hours=(600_000 + 10) / 60, power_on_minutes=600_010)
+    span = _span(report, Sample(at=T0, power_on_hours=(600_000 - 20) / 60), 300.0)
+    assert span.minutes == 0.0 and "powered on for less than 60 minutes" in span.words
