@@ -3,7 +3,9 @@ and sends nothing; every later reading measures the window from it. Pure; the cl
 
 wear in the window = delta counter x the drive's wear per unit (its own rating, else the whole-percent steps of
 the baseline and of this reading, intersected) x the calibrated drift of a window's wear per unit (wear/fine.py),
-over the window's time: the wall clock since the baseline, checked against the power-on hours. Those count whole
+over the window's time: the wall clock since the baseline, checked against the power-on hours (where the drive
+counts its own power-on minutes at both ends, Micron's log E1h, the window's time is those minutes, checked against
+the wall clock to POWER_SLACK_MINUTES). Those count whole
 hours, so a window whose power-on hours fall more than POWER_SLACK_HOURS short of the wall clock had a power-off in
 it: it is said, and the window's time is its power-on hours; a window whose drive was off for nearly all of it is
 not valid. `--represents` applies as to Intel's windows. The one rule of the counter window, for `report`,
@@ -19,6 +21,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from ssdwear.drives.indicators import indicator_step
+from ssdwear.drives.vendor_logs import WAF_AGREE
 from ssdwear.model.records import MINUTES_PER_YEAR, CounterReading, DriveReport, Projection, Sample, Window, WindowState
 from ssdwear.model.units import hours_text, human_minutes, time_text
 from ssdwear.wear import fine
@@ -31,6 +34,8 @@ from .timed_window import REPRESENTS_SLACK, VALID_AFTER_MINUTES
 NO_FINER_COUNTER = ("it has no counter finer than its wear indicator for a counter window either: `ssdwear sample` "
                     "every hour builds the history that gives its rate")
 POWER_SLACK_HOURS = 1.5  # power-on hours are whole hours, read at another moment than the wall clock
+POWER_SLACK_MINUTES = 2  # the drive's own power-on minutes (log E1h): one minute each end
+TRAILING_HOUR = (45.0, 75.0)  # a window this long (minutes) is compared with the drive's trailing-hour figure
 
 
 class _Span(NamedTuple):
@@ -93,8 +98,40 @@ def counter_window(report: DriveReport, base: Sample, now: datetime, ctx: Contex
     return _measured(report, base, counter, delta, span, per_unit, ctx, started)
 
 
+def _base_minutes(report: DriveReport, base: Sample) -> int | None:
+    """The baseline's power-on minutes where both ends count them (log E1h): this reading gives its minutes and the
+    baseline's stored hours have a fraction of whole minutes (smartctl's NVMe hours are whole; a baseline that fell
+    on a whole hour is read in hours, the coarser way)."""
+    if report.power_on_minutes is None or base.power_on_hours is None:
+        return None
+    minutes = base.power_on_hours * 60
+    whole = round(minutes)
+    return whole if abs(minutes - whole) < 1e-6 and whole % 60 else None
+
+
+def _minute_span(report: DriveReport, base_minutes: int, wall: float) -> _Span:
+    """The window's time on the drive's own power-on minutes (log E1h): the time base the drive attests."""
+    on = (report.power_on_minutes or 0) - base_minutes
+    drive = f"{human_minutes(on)} of the drive's own power-on time (log E1h)"
+    if on < wall - POWER_SLACK_MINUTES:
+        if on < VALID_AFTER_MINUTES:  # as the hour rule: under an hour on, the window is too short to stand
+            return _Span(0.0, f"the drive was powered on for less than {VALID_AFTER_MINUTES} minutes of the window: "
+                              f"{human_minutes(wall)} of wall-clock time, {drive}", None)
+        return _Span(on, f"{drive} (a power-off in the window: {human_minutes(wall)} of wall-clock time)",
+                     f"power-off in the counter window: {drive} in {human_minutes(wall)} of wall-clock time; the "
+                     "window's time is the drive's power-on minutes")
+    if on > wall + POWER_SLACK_MINUTES:
+        return _Span(on, f"{drive} (the wall clock shows only {human_minutes(wall)}: it was set back)",
+                     f"the wall clock shows {human_minutes(wall)} since the window's baseline but the drive counted "
+                     f"{drive}; the window's time is the drive's power-on minutes")
+    return _Span(on, f"{drive}, {human_minutes(wall)} of wall-clock time: no power-off", None)
+
+
 def _span(report: DriveReport, base: Sample, wall: float) -> _Span:
-    """The window's time, and what the power-on hours say about it."""
+    """The window's time, and what the power-on hours (or the drive's own minutes) say about it."""
+    base_minutes = _base_minutes(report, base)
+    if base_minutes is not None:
+        return _minute_span(report, base_minutes, wall)
     if report.power_on_hours is None or base.power_on_hours is None:
         return _Span(wall, f"{human_minutes(wall)} of wall-clock time (no power-on hours to check it against)", None)
     on = report.power_on_hours - base.power_on_hours
@@ -163,12 +200,32 @@ def _measured(report: DriveReport, base: Sample, counter: CounterReading, delta:
                                            lifetime.percent_per_year_high or 0.0), report.used_percent)
     projection = wear.rate_projection(rate, report.used_percent, f"window:{counter.source}", basis, level, rates,
                                       trend, f"window|{counter.kind}")
+    amplification, checked = _amplification(report, base, span.minutes)
     window = Window(kind="counter", state=WindowState.VALID, reason=f"counter window {since}: {span.words}",
                     minutes=span.minutes, wear_percent=worn.central, represents_minutes=represents,
                     counter=counter.source, wear_percent_low=worn.low, wear_percent_high=worn.high,
-                    counter_delta=delta, started_at=base.at)
-    warnings = [w for w in (span.warning, not_applied, trend.text if trend else None) if w]
+                    counter_delta=delta, started_at=base.at, write_amplification=amplification)
+    warnings = [w for w in (span.warning, not_applied, trend.text if trend else None, checked) if w]
     return window, projection, warnings
+
+
+def _amplification(report: DriveReport, base: Sample, minutes: float) -> tuple[float | None, str | None]:
+    """The window's NAND over host bytes, where both ends count both; on a window of about an hour, a warning when
+    it disagrees with the drive's own trailing-hour figure (WDC log D0h) by more than WAF_AGREE."""
+    w = report.writes
+    if None in (w.nand_bytes_written, w.host_bytes_written, base.nand_bytes_written, base.host_bytes_written):
+        return None, None
+    host = (w.host_bytes_written or 0) - (base.host_bytes_written or 0)
+    nand = (w.nand_bytes_written or 0) - (base.nand_bytes_written or 0)
+    if host <= 0 or nand < 0:
+        return None, None
+    own, drives = nand / host, w.drive_write_amplification_hour
+    if drives is None or not drives > 0 or not TRAILING_HOUR[0] <= minutes <= TRAILING_HOUR[1] or \
+            abs(own / drives - 1) <= WAF_AGREE:
+        return own, None
+    return own, (f"the counter window's write amplification ({human_minutes(minutes)}: NAND over host bytes) is "
+                 f"{own:.2f}, the drive's own trailing-hour figure (log D0h) {drives:.2f}: they disagree by more "
+                 f"than {WAF_AGREE:.0%}")
 
 
 def since_words(base: Sample) -> str:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ssdwear.drives import counters, families, indicators
+from ssdwear.drives import counters, families, indicators, vendor_logs
 from ssdwear.drives.fine import finer_counters
 from ssdwear.drives.indicators import UsedReading, disagreement
 from ssdwear.drives.named import temperature_attribute
@@ -321,7 +321,47 @@ def _look(snap: Snapshot, ctx: Context) -> _Look:
     h = health(snap)
     warnings.extend(health_warnings(h))
     counters, fine_wear = _finer(snap, kind, chosen, notes, warnings)
+    drive_writes = with_drive_amplification(snap, with_media_writes(snap, drive_writes, counters), notes, warnings)
     return _Look(snap, kind, readings, chosen, timed, drive_writes, h, counters, fine_wear, warnings, notes)
+
+
+def with_media_writes(snap: Snapshot, drive_writes: Writes, found: Sequence[CounterReading]) -> Writes:
+    """An NVMe drive's NAND (media) bytes written, and its write amplification, from the first finer counter that
+    counts media writes in bytes (a vendor's log 0xCA F4h, the Endurance Group or OCP log): the health log has none."""
+    media = next((c for c in found if c.kind == "media" and c.unit_bytes), None)
+    if snap.interface != "nvme" or drive_writes.nand_bytes_written is not None or media is None:
+        return drive_writes
+    nand = media.value * (media.unit_bytes or 1)
+    host = drive_writes.host_bytes_written
+    return replace(drive_writes, nand_bytes_written=nand, write_amplification=round(nand / host, 2) if host else None,
+                   sources={**drive_writes.sources, "nand_bytes_written": media.detail})
+
+
+def with_drive_amplification(snap: Snapshot, drive_writes: Writes, notes: list[str], warnings: list[str]) -> Writes:
+    """The drive's own lifetime and trailing-hour write amplification (WDC log D0h), checked against ssdwear's NAND
+    over host bytes: a disagreement beyond vendor_logs.WAF_AGREE is a warning (one of the two counts wrong)."""
+    figures = vendor_logs.drive_amplification(snap, notes)
+    if figures is None:
+        return drive_writes
+    lifetime, hour = figures
+    own = drive_writes.write_amplification
+    if own is not None and abs(lifetime / own - 1) > vendor_logs.WAF_AGREE:
+        warnings.append(f"the drive's own lifetime write amplification (log D0h) is {lifetime:.2f}, its NAND over "
+                        f"host bytes {own:.2f}: they disagree by more than {vendor_logs.WAF_AGREE:.0%}")
+    return replace(drive_writes, drive_write_amplification=round(lifetime, 3),
+                   drive_write_amplification_hour=round(hour, 3),
+                   sources={**drive_writes.sources, "drive_write_amplification": "log D0h lifetime and trailing-hour "
+                            "write amplification factors (raw / their scale, settled on the page's NAND and user "
+                            "writes)"})
+
+
+def _power_on_hours(snap: Snapshot) -> float | None:
+    """The power-on hours: the drive's own minutes where it gives them (log E1h), else smartctl's hours (whole
+    hours on NVMe) where they are plausible."""
+    minutes = vendor_logs.power_on_minutes(snap)
+    if minutes is not None:
+        return minutes / 60
+    return snap.power_on_hours if snap.power_on_hours_trusted else None
 
 
 def _report(look: _Look, projection: Projection | None) -> DriveReport:
@@ -336,7 +376,8 @@ def _report(look: _Look, projection: Projection | None) -> DriveReport:
         interface=snap.interface,
         kind=look.kind,
         capacity_bytes=snap.capacity_bytes,
-        power_on_hours=snap.power_on_hours if snap.power_on_hours_trusted else None,
+        power_on_hours=_power_on_hours(snap),
+        power_on_minutes=vendor_logs.power_on_minutes(snap),
         used_percent=chosen.percent if chosen else None,
         used_at_least=chosen.at_least if chosen else False,
         used_source=chosen.source if chosen else None,

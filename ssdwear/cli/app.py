@@ -34,7 +34,7 @@ from ssdwear.render.streams import write
 if TYPE_CHECKING:
     from ssdwear.host.config import Config
     from ssdwear.model.groups import Group as RedundancyGroup
-    from ssdwear.model.records import DriveReport, RaidVolume
+    from ssdwear.model.records import DriveReport, PciId, RaidVolume
     from ssdwear.model.units import Limits
     from ssdwear.render.documents import Doc, Json
     from ssdwear.run.groups import Tools
@@ -70,6 +70,7 @@ class App:
     runner: Runner | None = None  # a ready Runner (tests inject a ReplayRunner to count the calls)
     nvme_runner: Runner | None = None  # the same for nvme-cli
     tools: Tools | None = None  # the same for the storage tools of redundancy groups (run/groups.py)
+    sysfs: str | None = None  # the sysfs NVMe PCI IDs are read from (tests); else --replay's DIR/sys, or /sys
     clock: Clock = utc_now
     sleep: Callable[[float], None] = time.sleep
     monotonic: Callable[[], float] = time.monotonic  # times waits (measure); the wall clock may step
@@ -163,7 +164,18 @@ class App:
                        represents_minutes=represents if represents is not None else cfg.represents_minutes,
                        origin=source.origin, scanned=source.scanned, attrlog_places=places,
                        tools_factory=lambda: self._tools(cfg, source), bounds=self.bounds(cfg, source), locks=locks,
-                       monotonic=self.monotonic, sleep=self.sleep)
+                       monotonic=self.monotonic, sleep=self.sleep, pci_ids=self._pci_ids(source))
+
+    def _pci_ids(self, source: Source) -> Callable[[str], PciId | None] | None:
+        """Where an NVMe controller's PCI IDs come from: the sysfs given, a replay's `sys/` (its recordings'),
+        this machine's /sys when it is read; none for an injected runner's recordings (not this machine's)."""
+        from ssdwear.host.pci import nvme_pci_id
+
+        if self.sysfs is not None:
+            return functools.partial(nvme_pci_id, sysfs=self.sysfs)
+        if source.replay is not None:
+            return functools.partial(nvme_pci_id, sysfs=str(source.replay / "sys"))
+        return None if self.runner is not None else functools.partial(nvme_pci_id, sysfs="/sys")
 
     def _tools(self, cfg: Config, source: Source) -> Tools:
         """The storage tools: injected ones (tests, the recorder) unless recordings stand in for this machine, else

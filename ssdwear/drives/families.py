@@ -25,7 +25,7 @@ from dataclasses import replace
 from ssdwear.model.family import Counter, Family
 from ssdwear.model.records import Snapshot
 
-from . import intel, vendors
+from . import intel, nvme_vendors, vendors
 from .named import GENERIC as GENERIC  # the row of a drive no family is (re-exported: lookup returns it)
 
 # RAID controllers' logical volumes, by the INQUIRY vendor and product smartctl prints for them (real outputs,
@@ -38,7 +38,7 @@ VOLUMES = Family(
           r"(?:ATA\s+)?DELLBOSS VD).*",
     interfaces=("scsi", "unknown"), solid_state=False, volume=True)
 
-FAMILIES: tuple[Family, ...] = (VOLUMES, *intel.FAMILIES, *vendors.FAMILIES)
+FAMILIES: tuple[Family, ...] = (VOLUMES, *intel.FAMILIES, *nvme_vendors.FAMILIES, *vendors.FAMILIES)
 
 @functools.cache
 def _pattern(text: str) -> re.Pattern[str]:

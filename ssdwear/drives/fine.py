@@ -39,7 +39,9 @@ Sources:
 - Intel/Solidigm log 0xCA: nvme-cli plugins/intel/intel-nvme.c (v2.3) `struct nvme_additional_smart_log`: key ADh
   wear levelling count (raw: min, max, avg erase cycles, 16 bits each), F4h NAND bytes written, F5h host bytes
   written. Their unit is not published by Intel (Solidigm's endurance_profiler counts 32 MiB); it is settled per
-  drive against the NVMe Data Units Written (exact: 512,000 bytes) in `nand_writes_0xca`, and unused otherwise.
+  drive against the NVMe Data Units Written (exact: 512,000 bytes) in `ca_unit`, and unused otherwise.
+  Other vendors' 0xCA in the same layout (drives/nvme_vendors.py: nvme-cli's dapustor, scaleflux, memblaze, ymtc,
+  shannon and ssstc plugins) is read the same way where their row documents it, its first keys checked.
 """
 
 from __future__ import annotations
@@ -49,14 +51,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
-from ssdwear.model.family import CounterKind, FineCounter
+from ssdwear.model.family import CounterKind, FineCounter, LogSource
 from ssdwear.model.records import NVME_DATA_UNIT_BYTES, Attribute, CounterReading, Snapshot
 
 from . import counters
 from .families import family_of, known, matches_whole
 from .indicators import RATED_ERASE_RANGE
 from .named import NAMED_FINE
-from .timed import log_entries
+from .timed import log_entries, timed_log_page
+from .vendor_logs import vendor_log_counters
 
 MiB = 1 << 20
 
@@ -203,13 +206,28 @@ def endurance_log_possible(snap: Snapshot) -> bool:
     return snap.interface == "nvme" and nvme_at_least(snap.nvme_version, 1, 4)
 
 
+def documented_logs(snap: Snapshot) -> tuple[LogSource, ...]:
+    """The NVMe logs this drive's row documents for its model: the only vendor logs ever asked of it."""
+    if snap.interface != "nvme":
+        return ()
+    return tuple(log for log in family_of(snap).nvme_logs if log.model is None or matches_whole(log.model, snap.model))
+
+
 def ocp_family(snap: Snapshot) -> str | None:
     """The family of this NVMe drive when its row documents the OCP log C0h for its model (drives/intel.py), else
     None: log C0h is read from those only."""
-    row = family_of(snap)
-    documented = any(log.log_id == OCP_SMART_LOG and (log.model is None or matches_whole(log.model, snap.model))
-                     for log in row.nvme_logs)
-    return row.name if snap.interface == "nvme" and documented else None
+    documented = any(log.log_id == OCP_SMART_LOG and log.layout == "ocp-c0" for log in documented_logs(snap))
+    return family_of(snap).name if documented else None
+
+
+def smartctl_log_pages(snap: Snapshot) -> tuple[int, ...]:
+    """The vendor log pages to read with smartctl (`-l nvmelog`) for this drive, one call each: its timed
+    workload's page (Intel/Solidigm data-centre NVMe) and the pages its row documents for smartctl to read (another
+    vendor's 0xCA in Intel's layout: drives/nvme_vendors.py). None for every other drive."""
+    page = timed_log_page(snap)
+    pages = [*([page] if page is not None else []), *(log.log_id for log in documented_logs(snap)
+                                                     if log.reader == "smartctl")]
+    return tuple(dict.fromkeys(pages))
 
 
 def _eg_counter(snap: Snapshot) -> CounterReading | None:
@@ -257,11 +275,38 @@ def ca_unit(host_units: int, data_units_written: int | None) -> tuple[tuple[int,
     return fits[0], f"F5h = {host_units:,} x {fits[0][1]} is within 1 % of Data Units Written ({exact:,} B)"
 
 
-def _ca_counters(snap: Snapshot, notes: list[str]) -> list[CounterReading]:
+# The first entries of Intel's SMART attribute log, in every vendor's reuse of it (nvme-cli's intel, dapustor,
+# scaleflux, memblaze, ymtc, shannon and ssstc plugins): program fail, erase fail and wear levelling counts.
+CA_FIRST_KEYS = (0xAB, 0xAC, 0xAD)
+
+
+def intel_ca_layout(page: bytes) -> bool:
+    """Whether a 0xCA page's first entries are the layout's (ABh, ACh, ADh at 12-byte strides)."""
+    return len(page) >= 36 and tuple(page[12 * i] for i in range(3)) == CA_FIRST_KEYS
+
+
+def _ca_page(snap: Snapshot, notes: list[str]) -> bytes | None:
+    """Log 0xCA where this drive's row reads it in Intel's layout: its timed workload's page (the entries found by
+    key: another vendor's 0xCA has no E2h), or a vendor's page the row documents (its first keys checked)."""
+    page = snap.nvme_logs.get(0xCA)
     timed = family_of(snap).timed
-    page = snap.nvme_logs.get(0xCA) if timed is not None and timed.log_page == 0xCA else None
+    if page is None:
+        return None
+    if timed is not None and timed.log_page == 0xCA:
+        return page if 0xE2 in log_entries(page) else None
+    if not any(log.log_id == 0xCA and log.layout == "intel-ca" for log in documented_logs(snap)):
+        return None
+    if not intel_ca_layout(page):
+        notes.append(f"log 0xCA of this {family_of(snap).name} drive does not begin with the entries ABh, ACh, ADh: "
+                     "its layout is not Intel's, so it is not read")
+        return None
+    return page
+
+
+def _ca_counters(snap: Snapshot, notes: list[str]) -> list[CounterReading]:
+    page = _ca_page(snap, notes)
     entries = log_entries(page) if page else {}
-    if 0xE2 not in entries:  # not Intel's layout (the entries are found by key: another vendor's 0xCA has none)
+    if not entries:
         return []
     out = []
     raw_ad = _ca_raw(page or b"", 0xAD)
@@ -293,10 +338,12 @@ def _ca_raw(page: bytes, key: int) -> bytes | None:
 
 def nvme_counters(snap: Snapshot, notes: list[str] | None = None) -> list[CounterReading]:
     """The finer counters an NVMe reading offers: media writes from the Endurance Group log or the OCP log (with
-    the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, host writes (Data Units Written)."""
+    the drive's endurance estimate), Intel's 0xCA NAND writes and erase counts, WDC's D0h NAND writes and Micron's
+    E1h total erase count (drives/vendor_logs.py), host writes (Data Units Written)."""
     said: list[str] = notes if notes is not None else []
     found: dict[str, CounterReading] = {}
-    for reading in (_eg_counter(snap), _ocp_counter(snap), *_ca_counters(snap, said)):
+    for reading in (_eg_counter(snap), _ocp_counter(snap), *_ca_counters(snap, said),
+                    *vendor_log_counters(snap, said)):
         if reading is not None and reading.source not in found:
             found[reading.source] = reading
     duw = snap.nvme.data_units_written if snap.nvme else None
@@ -356,6 +403,7 @@ def by_source(readings: Sequence[CounterReading], source: str) -> CounterReading
 SOURCE_KINDS: dict[str, CounterKind] = {
     "nand_bytes_written": "media", "nand_pages_written": "media", "average_erase_count": "erase",
     "nvme_media_units_written": "media", "ocp_physical_media_units_written": "media", "host_bytes_written": "host",
+    "total_erase_count": "erase",
 }
 
 

@@ -96,9 +96,17 @@ def documented(interface: str) -> str:
     return ", ".join(dict.fromkeys(reset.name for t in timed for reset in t.resets))
 
 
+def reset_forbidden(snap: Snapshot) -> str | None:
+    """Why the timer reset is never sent to this drive, even with --force (its family's row says), else None."""
+    return family_of(snap).no_timer_reset
+
+
 def reset_refusal(snap: Snapshot) -> str | None:
     """Why ssdwear must not send the timer reset to this drive; None when the reset is documented for it."""
     what = snap.model or "this drive"
+    forbidden = reset_forbidden(snap)
+    if forbidden is not None:
+        return f"{what} is a {family_of(snap).name} drive, never sent a timer reset: {forbidden}"
     if snap.interface == "nvme":
         return _nvme_reset_refusal(snap, what)
     if snap.interface != "ata":

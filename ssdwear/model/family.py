@@ -126,15 +126,32 @@ class TimedWorkload:
     impossible: tuple[int, int] | None = None
 
 
+# How a documented NVMe log page is laid out: the OCP SMART / Health Information Extended log (C0h, its GUID checked),
+# or Intel's SMART attribute log (0xCA's 12-byte keyed entries) that other vendors' firmwares reuse.
+# WDC's D0h SMART log and Micron's E1h extended SMART log (drives/nvme_vendors.py) are read from the drives whose PCI
+# IDs their nvme-cli plugins list.
+LogLayout = Literal["ocp-c0", "intel-ca", "wdc-d0", "micron-e1"]
+# What reads it: nvme-cli (`nvme get-log -b`) or smartctl (`-l nvmelog`, no other tool needed).
+LogReader = Literal["nvme-cli", "smartctl"]
+
+
 @dataclass(frozen=True)
 class LogSource:
-    """An NVMe log page a family documents, read with nvme-cli on the drives of the family whose whole model string
-    matches `model` (None: every one of them)."""
+    """An NVMe log page a family documents, read on the drives of the family whose whole model string matches
+    `model` (None: every one of them), by `reader`, in `layout`; no other drive is ever asked for it. A log whose
+    documented reader picks drives by their PCI vendor and device IDs (`pci_ids`, non-empty) is read only from a
+    drive whose IDs this host read and are among them, whatever its row; `listed`: and only when the drive's
+    Supported Log Pages log (00h, read first) lists it."""
 
     log_id: int
     name: str
     source: str  # where the log and its layout are documented
     model: str | None = None
+    layout: LogLayout = "ocp-c0"
+    reader: LogReader = "nvme-cli"
+    size: int = 0x200  # bytes read
+    pci_ids: frozenset[tuple[int, int]] = frozenset()  # (vendor, device): the drives the reader documents it for
+    listed: bool = False
 
 
 Interface = Literal["ata", "nvme", "scsi", "unknown"]
@@ -178,5 +195,8 @@ class Family:
     names: Mapping[int, str] = field(default_factory=dict)
     names_from: str = ""  # where the names come from, for the note
     controller: str | None = None  # 'SandForce': its firmwares print 255 for a Device Statistic that is not valid
-    nvme_logs: tuple[LogSource, ...] = ()  # NVMe logs the family documents, read with nvme-cli (the OCP log C0h)
+    nvme_logs: tuple[LogSource, ...] = ()  # NVMe logs the family documents (the OCP log C0h, a vendor's 0xCA)
+    # Why the timed-workload reset (Set Features 0xD5, vendor subcommand 0x40) is never sent to this family, even
+    # with --force: its vendor's own commands are documented and that one is not among them.
+    no_timer_reset: str | None = None
     volume: bool = False  # a RAID controller's logical volume: not a drive (its drives are read through it)

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from .counts import count_text
 from .family import CounterKind, Family
@@ -96,6 +96,18 @@ class ScsiHealth:
     grown_defects: int | None = None  # 'Elements in grown defect list'
 
 
+class PciId(NamedTuple):
+    """A PCI function's vendor and device IDs (an NVMe controller's: sysfs /sys/class/nvme/nvmeN/device/vendor and
+    device). Vendor logs whose reader picks drives by them (nvme-cli's WDC and Micron plugins) are asked of no
+    drive without them."""
+
+    vendor: int
+    device: int
+
+    def __str__(self) -> str:
+        return f"{self.vendor:04x}:{self.device:04x}"
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """Everything one smartctl call told us about one drive, in one model for every format."""
@@ -125,6 +137,8 @@ class Snapshot:
     nvme: NvmeHealth | None = None
     nvme_logs: Mapping[int, bytes] = field(default_factory=dict)  # log pages: smartctl's dumps, nvme-cli's reads
     nvme_version: str | None = None  # the NVMe version the controller reports, e.g. '1.4'
+    pci_vendor: int | None = None  # the PCI vendor ID smartctl printed for an NVMe controller (nvme_pci_vendor.id)
+    pci_id: PciId | None = None  # the controller's PCI vendor and device IDs as this host's sysfs gives them
     scsi: ScsiHealth | None = None
     exit_status: int | None = None  # smartctl's exit status, when known
     messages: tuple[str, ...] = ()  # smartctl's own error/warning messages
@@ -210,6 +224,7 @@ class Window:
     wear_percent_high: float | None = None
     counter_delta: int | None = None  # a counter window: how far the counter moved, in its units
     started_at: datetime | None = None  # a counter window: when `start` stored its baseline
+    write_amplification: float | None = None  # a counter window: NAND over host bytes written in it, where both count
 
     @property
     def valid(self) -> bool:
@@ -311,6 +326,9 @@ class Writes:
     host_bytes_read: int | None = None
     nand_bytes_written: int | None = None
     write_amplification: float | None = None  # NAND bytes / host bytes
+    # the drive's own write amplification (WDC log D0h, its scale settled on the page): lifetime, trailing hour
+    drive_write_amplification: float | None = None
+    drive_write_amplification_hour: float | None = None
     sources: Mapping[str, str] = field(default_factory=dict)  # field -> how it was derived
     rated_bytes: int | None = None  # rated endurance (TBW) in bytes, when known
     rated_used_percent: float | None = None  # host_bytes_written / rated_bytes
@@ -345,7 +363,8 @@ class DriveReport:
     interface: str = "unknown"
     kind: DriveKind = "unknown"
     capacity_bytes: int | None = None
-    power_on_hours: float | None = None
+    power_on_hours: float | None = None  # to the minute where power_on_minutes is known
+    power_on_minutes: int | None = None  # the drive's own power-on minutes (Micron log E1h), where it gives them
     used_percent: float | None = None
     used_at_least: bool = False
     used_source: str | None = None

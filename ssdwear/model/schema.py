@@ -45,6 +45,7 @@ def window_dict(w: Window | None) -> dict[str, Any] | None:
         "wear_percent_high": rounded(w.wear_percent_high, 6),
         "counter_delta": w.counter_delta,
         "started_at": w.started_at.isoformat(timespec="seconds") if w.started_at else None,
+        "write_amplification": rounded(w.write_amplification, 3),
     }
 
 
@@ -117,6 +118,7 @@ def drive_dict(r: DriveReport) -> dict[str, Any]:
         "kind": r.kind,
         "capacity_bytes": r.capacity_bytes,
         "power_on_hours": rounded(r.power_on_hours, 2),
+        "power_on_minutes": r.power_on_minutes,
         "used_percent": rounded(r.used_percent, 3),
         "used_at_least": r.used_at_least,
         "used_source": r.used_source,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Literal
 
 from ssdwear.assess import report as assess_mod
 from ssdwear.assess.counter_window import NO_FINER_COUNTER
-from ssdwear.drives.timed import reset_refusal
+from ssdwear.drives.timed import reset_forbidden, reset_refusal
 from ssdwear.model.errors import DriveError, SsdwearError, StoreError
 from ssdwear.model.records import DriveId, DriveReport, Snapshot, location
 from ssdwear.model.units import time_text
@@ -96,6 +96,7 @@ def _reset_one(session: Session, device: str, dtype: str | None, snap: Snapshot,
     """The steps, in order; each raises NotReset to stop. A drive the reset is not documented for, with a finer
     counter, gets a counter window instead: its baseline stored, nothing sent. The history is opened (created where
     there is none) only when a step stores something."""
+    force = force and reset_forbidden(snap) is None  # --force never overrides a family's "never"
     refusal = reset_refusal(snap)
     if refusal is not None and not force:
         started = counter_baseline(session, device, dtype, snap)
@@ -120,7 +121,8 @@ def guard(session: Session, snap: Snapshot, dtype: str | None, force: bool, ever
 
     refusal = reset_refusal(snap)
     if refusal is not None and not force:
-        raise refused(f"{refusal}; {NO_FINER_COUNTER}", "; --force sends it anyway, at your own risk")
+        hint = "" if reset_forbidden(snap) else "; --force sends it anyway, at your own risk"
+        raise refused(f"{refusal}; {NO_FINER_COUNTER}", hint)
     nvme = None
     if snap.interface == "nvme":
         if dtype not in (None, "nvme"):

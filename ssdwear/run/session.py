@@ -23,7 +23,7 @@ from ssdwear.drives import families
 from ssdwear.host.config import Config, DeviceSpec
 from ssdwear.model.clock import Clock, utc_now
 from ssdwear.model.errors import DriveError, HistoryOff, SsdwearError, StoreError, UsageError
-from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, RaidVolume, Sample, Snapshot, location
+from ssdwear.model.records import PASS_THROUGH_TYPE, DriveId, DriveReport, PciId, RaidVolume, Sample, Snapshot, location
 from ssdwear.smartctl.bounds import Bounded, Bounds
 from ssdwear.smartctl.calls import Outcome, read_drive, read_many, says_raid_volume, scan
 from ssdwear.smartctl.runner import LazyRunner, Runner
@@ -178,6 +178,8 @@ class Session:
     locks: Path | None = None
     monotonic: Callable[[], float] = time.monotonic  # times reads, deadlines and the lock's wait
     sleep: Callable[[float], None] = time.sleep
+    # an NVMe controller's PCI IDs, from the sysfs of the machine read (host/pci.py); None: no such machine
+    pci_ids: Callable[[str], PciId | None] | None = None
     _runner: Runner | None = None
     _tools: Tools | None = None
     _nvme_reader: Runner | None = None
@@ -395,7 +397,7 @@ class Session:
                 raise self.bounds.passed(device)
             started = self.monotonic()
             try:
-                return read_drive(runner, device, device_type, wake, nvme=nvme)
+                return read_drive(runner, device, device_type, wake, nvme=nvme, pci=self.pci_ids)
             finally:
                 took[(device, device_type)] = self.monotonic() - started
 

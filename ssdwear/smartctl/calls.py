@@ -9,12 +9,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from ssdwear.drives import families, fine
-from ssdwear.drives.timed import timed_log_page
+from ssdwear.drives import families, fine, vendor_logs
 from ssdwear.model.errors import DriveError, ParseError, SsdwearError
 from ssdwear.model.escape import visible
 from ssdwear.model.process import is_root
-from ssdwear.model.records import ScanEntry, Snapshot, passed_given_status
+from ssdwear.model.records import PciId, ScanEntry, Snapshot, passed_given_status
 
 from .argv import (
     SCAN_ARGS,
@@ -96,15 +95,20 @@ def _command_line_failure(device: str, result: CallResult) -> DriveError:
 
 
 def read_drive(runner: Runner, device: str, device_type: str | None = None, wake: bool = False,
-               nvme: Runner | None = None) -> Snapshot:
+               nvme: Runner | None = None, pci: Callable[[str], PciId | None] | None = None) -> Snapshot:
     """One smartctl process per drive: `--json=c -x`; text `-x` only for smartctl older than 7.0. On the drives
-    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), one more: that page. On
+    whose timed workload lives in a vendor log page (Intel/Solidigm data-centre NVMe), or whose row documents a
+    vendor log for smartctl to read (fine.smartctl_log_pages), one more each: that page. On an NVMe drive whose
+    PCI IDs `pci` gives (host/pci.py) and a vendor's table lists (vendor_logs.pci_logs), that vendor's log (after
+    the Supported Log Pages log where the reader checks it first). On
     NVMe drives reached directly, with nvme-cli (`nvme`), the endurance logs their controller or family documents
     (nvme_logs)."""
     snap = families.known(_read(runner, device, device_type,
                                 lambda json: read_args(device, device_type, json=json, wake=wake)))
-    page = timed_log_page(snap)
-    snap = snap if page is None else _with_log_page(runner, snap, device, device_type, page)
+    for page in fine.smartctl_log_pages(snap):
+        snap = _with_log_page(runner, snap, device, device_type, page)
+    if snap.interface == "nvme":
+        snap = _with_pci_logs(runner, replace(snap, pci_id=pci(device) if pci else None), device, device_type)
     if nvme is not None and device_type in (None, "nvme"):
         snap = nvme_logs(nvme, snap, device)
     return snap
@@ -171,12 +175,30 @@ def _nvme_page(nvme: Runner, device: str, log_id: int, lsi: int | None, what: st
     pages[log_id] = page
 
 
-def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str | None, page: int
-                   ) -> Snapshot:
+def _with_pci_logs(runner: Runner, snap: Snapshot, device: str, device_type: str | None) -> Snapshot:
+    """The snapshot with the vendor logs its PCI IDs pick (a note where none may be asked for); a log whose reader
+    checks the Supported Log Pages log first is asked for only when that log lists it."""
+    notes: list[str] = []
+    for log in vendor_logs.pci_logs(snap, notes):
+        if log.listed:
+            if vendor_logs.SUPPORTED_LOG_PAGES not in snap.nvme_logs:
+                snap = _with_log_page(runner, snap, device, device_type, vendor_logs.SUPPORTED_LOG_PAGES,
+                                      vendor_logs.SUPPORTED_LOG_BYTES)
+            listing = snap.nvme_logs.get(vendor_logs.SUPPORTED_LOG_PAGES)
+            if listing is None or not vendor_logs.lists(listing, log.log_id):
+                notes.append(f"{log.name} not asked for: the drive's Supported Log Pages log (00h) "
+                             f"{'could not be read' if listing is None else 'does not list it'}")
+                continue
+        snap = _with_log_page(runner, snap, device, device_type, log.log_id, log.size)
+    return replace(snap, parse_notes=(*snap.parse_notes, *notes)) if notes else snap
+
+
+def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str | None, page: int,
+                   size: int = 0x200) -> Snapshot:
     """The snapshot with the log page added; when it cannot be read, with a note saying why: the drive's other
     figures stand, whether the call failed or hung until it was killed at the timeout."""
     try:
-        result = runner.run(log_page_args(device, device_type, page))
+        result = runner.run(log_page_args(device, device_type, page, size))
     except DriveError as exc:
         return _without_page(snap, page, exc.message)
     dump: bytes | None = None
@@ -191,8 +213,10 @@ def _with_log_page(runner: Runner, snap: Snapshot, device: str, device_type: str
 
 
 def _without_page(snap: Snapshot, page: int, why: str) -> Snapshot:
+    timed = families.family_of(snap).timed
+    lost = "no timed-workload window" if timed is not None and timed.log_page == page else "its counters are not read"
     return replace(snap, parse_notes=(*snap.parse_notes, f"vendor log page 0x{page:02x} could not be read ({why}): "
-                                      "no timed-workload window"))
+                                      f"{lost}"))
 
 
 def identify(runner: Runner, device: str, device_type: str | None = None) -> Snapshot:

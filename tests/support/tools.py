@@ -29,6 +29,18 @@ def require(name: str, *alternatives: str) -> str:
     raise AssertionError("unreachable")
 
 
+def require_qemu() -> None:
+    """Skip (fail under SSDWEAR_REQUIRE_TOOLS) where tools/qemuvm.py cannot boot its VM here."""
+    from tools import qemuvm
+
+    reason = qemuvm.qemu_available()
+    if reason is None:
+        return
+    if os.environ.get("SSDWEAR_REQUIRE_TOOLS"):
+        pytest.fail(f"QEMU cannot run here: {reason}")
+    pytest.skip(f"QEMU cannot run here: {reason}")
+
+
 def optional(name: str) -> str | None:
     return shutil.which(name)
 

@@ -8,17 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.tools import require_qemu
 
 from tools import qemuvm
 
 
 @pytest.mark.qemu
 def test_vm_smartctl_sees_nvme_and_sata(tmp_path: Path) -> None:
-    reason = qemuvm.qemu_available()
-    if reason is not None:
-        if os.environ.get("SSDWEAR_REQUIRE_TOOLS"):
-            pytest.fail(f"QEMU cannot run here: {reason}")
-        pytest.skip(f"QEMU cannot run here: {reason}")
+    require_qemu()
 
     script = f"""
 smartctl --scan-open > "$SSDWEAR_VM_OUT/scan.txt" 2>&1

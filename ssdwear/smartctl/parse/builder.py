@@ -83,6 +83,7 @@ class Builder:
         self.scsi: dict[str, int] = {}  # ScsiHealth field -> value
         self.nvme_logs: dict[int, bytes] = {}  # NVMe log pages smartctl dumped, by log id
         self.nvme_version: str | None = None
+        self.pci_vendor: int | None = None
         self.exit_status: int | None = None
         self.messages: list[str] = []
         self._seen_messages: set[str] = set()
@@ -211,6 +212,7 @@ class Builder:
             nvme=nvme,
             nvme_logs=self.nvme_logs,
             nvme_version=self.nvme_version,
+            pci_vendor=self.pci_vendor,
             scsi=scsi,
             exit_status=self.exit_status,
             messages=tuple(self.messages),

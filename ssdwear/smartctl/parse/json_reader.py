@@ -34,6 +34,7 @@ from .values import (
     lu_id,
     naive_asctime,
     nvme_version,
+    pci_vendor,
     raw_int,
     source_name,
     visible_json,
@@ -166,6 +167,7 @@ def _identity(b: Builder, d: dict[str, Any]) -> None:
     b.serial = clean_id(serial) if isinstance(serial, str) else None
     b.wwn = _json_wwn(d.get("wwn"))
     b.nvme_version = nvme_version(jdict(d.get("nvme_version")).get("string"))
+    b.pci_vendor = pci_vendor(jdict(d.get("nvme_pci_vendor")).get("id"))
     if b.wwn is None and isinstance(d.get("logical_unit_id"), str):
         b.wwn = lu_id(d["logical_unit_id"])
     b.capacity_bytes = jpos(jdict(d.get("user_capacity")).get("bytes")) or jpos(d.get("nvme_total_capacity"))

@@ -46,6 +46,7 @@ from .values import (
     nvme_version,
     one_line,
     parse_local_time,
+    pci_vendor,
     source_name,
     text_wwn,
 )
@@ -351,6 +352,9 @@ class TextParser:
     def _nvme_version(self, v: str) -> None:
         self.b.nvme_version = nvme_version(v)
 
+    def _pci_vendor(self, v: str) -> None:
+        self.b.pci_vendor = pci_vendor(v)
+
     def _firmware(self, v: str) -> None:
         if self.b.firmware is None:
             self.b.firmware = clean_id(v)
@@ -550,6 +554,8 @@ _KEYS: dict[str, Callable[[TextParser, str], None]] = {
     "revision": TextParser._firmware,
     "firmware version": TextParser._firmware,
     "nvme version": TextParser._nvme_version,
+    "pci vendor/subsystem id": TextParser._pci_vendor,
+    "pci vendor id": TextParser._pci_vendor,
     "serial number": TextParser._serial,
     "lu wwn device id": TextParser._wwn,
     "logical unit id": TextParser._logical_unit_id,

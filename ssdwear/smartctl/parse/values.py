@@ -313,6 +313,16 @@ def jlist(v: object) -> list[Any]:
     return v if isinstance(v, list) else []
 
 
+def pci_vendor(value: object) -> int | None:
+    """A PCI vendor ID smartctl printed: JSON nvme_pci_vendor.id (a number), text 'PCI Vendor/Subsystem ID:
+    0x1b96' (the vendor; smartctl prints the subsystem vendor after a slash when it differs); None unless 0-0xffff."""
+    if isinstance(value, str):
+        m = re.fullmatch(r"\s*0x([0-9a-fA-F]{1,4})(?:\s*/\s*0x[0-9a-fA-F]{1,4})?\s*", value)
+        return int(m.group(1), 16) if m else None
+    v = jint(value)
+    return v if v is not None and 0 <= v <= 0xFFFF else None
+
+
 def jint(v: object) -> int | None:
     if isinstance(v, bool):
         return None

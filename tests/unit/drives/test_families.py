@@ -119,7 +119,7 @@ def _corpus(*more: Path) -> list[Snapshot]:
 
     snaps = []
     for path in [*sorted(CORPUS.iterdir()), *more]:
-        if path.suffix in (".txt", ".json"):
+        if path.suffix in (".txt", ".json", ".out"):  # .out: a replay fixture's recording
             try:
                 snap = parse_output(path.read_bytes(), source=path.name)
             except ParseError:
@@ -129,11 +129,11 @@ def _corpus(*more: Path) -> list[Snapshot]:
 
 
 def _nvme_fixtures() -> list[Path]:
-    """The hand-made Intel/Solidigm data-centre NVMe outputs (fixtures/intel-nvme: its README says how they are
-    made): the corpus holds real ones of only some of those rows."""
+    """The hand-made NVMe outputs (fixtures/intel-nvme, fixtures/nvme-vendors: their READMEs say how they are made):
+    the corpus holds real ones of only some of those rows."""
     from support.paths import FIXTURES
 
-    return sorted((FIXTURES / "intel-nvme").glob("smartctl --json=c -x *.out"))
+    return sorted(f for d in ("intel-nvme", "nvme-vendors") for f in (FIXTURES / d).glob("smartctl --json=c -x *.out"))
 
 
 def test_every_row_is_some_drive_of_the_fixtures_and_sources_are_unique() -> None:
