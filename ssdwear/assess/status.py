@@ -49,6 +49,10 @@ class StatusRow:
         return self.state is not None and self.state.pending
 
 
+# Why a drive has no timed window, whatever its family: ssdwear reads a workload timer only where a family's row
+# documents one (Intel's E2h-E4h, the same trio under other IDs such as Samsung's 245-247).
+NO_TIMER = "ssdwear reads one only where the drive's family documents it (Intel's E2h-E4h, Samsung's 245-247)"
+
 def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
     """Where this drive's timed window stands: counting or not, minutes so far, valid or not and why, by the
     same rule as `report` (report.judged_window); `ctx` carries the clock and ssdwear's own last reset."""
@@ -66,7 +70,7 @@ def status_row(snap: Snapshot, ctx: Context) -> StatusRow:
         finer = "" if report.counters else f"; {NO_FINER_COUNTER}"
         more = ("; `ssdwear start` stores a counter baseline for a window on its "
                 f"{report.counters[0].source}") if report.counters else finer
-        return StatusRow(**common, reason="no timed-workload attributes (not an Intel SSD with 226-228)" + more)  # type: ignore[arg-type]
+        return StatusRow(**common, reason=f"no workload timer: {NO_TIMER}" + more)  # type: ignore[arg-type]
     e4 = timed_value(snap, 228)
     # the held window's reason says already that ssdwear has no record of a reset
     unrecorded = "" if reset is not None or window.state is WindowState.HELD else "no reset by ssdwear recorded"

@@ -131,3 +131,18 @@ def test_a_failed_page_read_leaves_the_reading_with_a_note(tmp_path: Path) -> No
     assert drive["used_percent"] == 73.0 and [c["source"] for c in drive["counters"]] == ["host_bytes_written"]
     assert any(n.startswith("vendor log page 0xca could not be read") and n.endswith("its counters are not read")
                for n in drive["notes"]), drive["notes"]
+
+
+def test_status_says_why_there_is_no_timer_without_calling_the_drive_not_an_intel_ssd(tmp_path: Path) -> None:
+    """status named every drive without a timer 'not an Intel SSD with 226-228', these NVMe drives (whose 0xCA page
+    carries E2h-E4h entries ssdwear does not read for them) and Samsung's DC drives (245-247) among them."""
+    runner = ReplayRunner(MACHINE)
+    result = ssdwear_cli(["--db", str(tmp_path / "h.db"), "status", "--format", "json"],
+                         App(runner=runner, clock=lambda: T0))
+    assert result.exit_code == 0, result.output
+    rows = {r["device"]: r for r in json.loads(result.stdout)["drives"]}
+    for device in VENDORS:
+        reason = rows[device]["reason"]
+        assert reason.startswith("no workload timer: ssdwear reads one only where the drive's family documents it")
+        assert "226-228" not in reason and "not an Intel" not in reason
+        assert "`ssdwear start` stores a counter baseline" in reason
