@@ -216,21 +216,20 @@ def ata_used_readings(snap: Snapshot) -> Readings:
     return Readings(readings, notes, warnings)
 
 
-def _percentage_used(source: str, pu: int | None, what: str) -> list[UsedReading]:
-    """The standard percentage-used indicator (NVMe's and SCSI's), saturating at PERCENTAGE_USED_MAX."""
-    if pu is None:
-        return []
-    return [UsedReading(source, float(pu), pu >= PERCENTAGE_USED_MAX, f"{what} = {pu}%", TRUST_STANDARD)]
-
-
 def nvme_used_readings(snap: Snapshot) -> list[UsedReading]:
-    return _percentage_used("nvme_percentage_used", snap.nvme.percentage_used if snap.nvme else None,
-                            "NVMe SMART/Health log 'Percentage Used'")
+    if snap.nvme is None or snap.nvme.percentage_used is None:
+        return []
+    pu = snap.nvme.percentage_used
+    return [UsedReading("nvme_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
+                        f"NVMe SMART/Health log 'Percentage Used' = {pu}%", TRUST_STANDARD)]
 
 
 def scsi_used_readings(snap: Snapshot) -> list[UsedReading]:
-    return _percentage_used("scsi_percentage_used", snap.scsi.percentage_used if snap.scsi else None,
-                            "SCSI 'Percentage used endurance indicator'")
+    if snap.scsi is None or snap.scsi.percentage_used is None:
+        return []
+    pu = snap.scsi.percentage_used
+    return [UsedReading("scsi_percentage_used", float(pu), pu >= PERCENTAGE_USED_MAX,
+                        f"SCSI 'Percentage used endurance indicator' = {pu}%", TRUST_STANDARD)]
 
 
 def used_readings(snap: Snapshot) -> Readings:
