@@ -320,3 +320,31 @@ def test_no_model_regular_expression_outside_the_family_table() -> None:
     holders = {str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*.py")
                if re.search(r"\b(model|firmware|family|family_alone)=r?[\"']", p.read_text(encoding="utf-8"))}
     assert holders <= rows
+
+
+PHISON_ROWS = [  # (model, firmware, family smartctl printed, the row): drivedb.h's Phison entries, issue 27.6
+    ("KINGSTON SA400S37240G", None, "Phison Driven SSDs", "Phison"),
+    ("KINGSTON  SA400S37480G", None, None, "Phison"),  # two spaces, as the entry's comment saw; no family printed
+    ("KINGSTON SA400M8120G", None, None, "Phison"),
+    ("KINGSTON SEDC400S37480G", None, None, "Phison"),  # DC400
+    ("KINGSTON SEDC500M1920G", None, None, "Phison"),  # DC500M
+    ("KINGSTON SEDC600ME960G", None, None, "Phison"),  # DC600ME
+    ("KINGSTON SUV300S37A120G", None, None, "Phison"),  # UV300
+    ("KINGSTON SKC400S37128G", None, None, "Phison"),  # KC400
+    ("Patriot Burst", None, None, "Phison"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", "Phison Driven SSDs", "Phison (KIOXIA EXCERIA SATA)"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", None, "Phison (KIOXIA EXCERIA SATA)"),
+    ("SATA SSD", "S9FM02.1", None, "Phison OEM"),  # the OEM entry knows its drives by firmware
+    ("GOODRAM", "SAFM12.2", "Phison Driven OEM SSDs", "Phison OEM"),
+    ("SSDPR-CX400-128-G2", "SN07373", None, "generic"),  # "differs, see ticket #1689": not that entry's firmware
+    ("SATA SSD", "SN07373", None, "generic"),
+    ("KINGSTON SV300S37A240G", None, "SandForce Driven SSDs", "SandForce (Kingston, Seagate Nytro)"),  # SF-2281
+    ("KINGSTON SUV400S37240G", None, "Kingston SSDNow UV400/500", "SandForce (Kingston, Seagate Nytro)"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", "Silicon Motion based SSDs", "Silicon Motion"),  # a printed family wins
+]
+
+
+@pytest.mark.parametrize("model,firmware,family,row", PHISON_ROWS)
+def test_phison_rows_match_the_entries_models_and_the_oem_entrys_firmware(model: str, firmware: str | None,
+                                                                          family: str | None, row: str) -> None:
+    assert families.lookup(ata(model, [], family=family, firmware=firmware)).name == row
