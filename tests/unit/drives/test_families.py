@@ -348,3 +348,21 @@ PHISON_ROWS = [  # (model, firmware, family smartctl printed, the row): drivedb.
 def test_phison_rows_match_the_entries_models_and_the_oem_entrys_firmware(model: str, firmware: str | None,
                                                                           family: str | None, row: str) -> None:
     assert families.lookup(ata(model, [], family=family, firmware=firmware)).name == row
+
+
+def _excerial(raw_241: int) -> Snapshot:
+    """A KIOXIA EXCERIA SATA (480 GB) without Device Statistics: 231 at 90 (10 % used), 241 as given."""
+    return ata("KIOXIA-EXCERIA SATA SSD", [attr(231, 90, value=90, name="SSD_Life_Left"),
+                                           attr(241, raw_241, name="Lifetime_Writes_GiB")],
+               family="Phison Driven SSDs", firmware="SBFA18.1", capacity_bytes=480_103_981_056)
+
+
+def test_a_doubted_host_counter_without_device_statistics_is_held_to_the_wear_indicator() -> None:
+    problems: list[str] = []
+    assert counters.ata_host_written(_excerial(20_000), problems) == counters.ByteCount(
+        20_000 * 2**30, "attribute 241 Lifetime_Writes_GiB x 1 GiB") and problems == []
+    # 50 million GiB: 111,826 full writes of 480 GB at 10 % used, a rated 1.0-1.1 million erase cycles
+    assert counters.ata_host_written(_excerial(50_000_000), problems) is None
+    (problem,) = problems
+    assert problem.startswith("attribute 241 Lifetime_Writes_GiB x 1 GiB is not used: drivedb.h doubts 241's unit on "
+                              "the KIOXIA EXCERIA SATA SSD") and "at 10 % used (sandforce_231_ssd_life_left)" in problem
