@@ -72,8 +72,8 @@ def _one_counter_bytes(snap: Snapshot, counter: Counter) -> ByteCount | None:
     return None
 
 
-def _first(snap: Snapshot, counters: Sequence[Counter]) -> ByteCount | None:
-    return next((c for c in (_counter_bytes(snap, counter) for counter in counters) if c is not None), None)
+def _first_of(snap: Snapshot, counters: Sequence[Counter]) -> tuple[Counter, ByteCount] | None:
+    return next(((counter, c) for counter in counters if (c := _counter_bytes(snap, counter)) is not None), None)
 
 
 def _devstat_bytes(snap: Snapshot, key: tuple[int, int], label: str) -> ByteCount | None:
@@ -174,13 +174,51 @@ def _pick(snap: Snapshot, devstat: ByteCount | None, attribute: ByteCount | None
     return devstat
 
 
+# How far a host counter whose unit is doubted may stand from Device Statistics (modulo its wraps) and still agree:
+# two of its counts (a GiB counter is truncated; the corpus SA400's 241 is 0.001 % from its statistic).
+DOUBTED_SLACK_COUNTS = 2
+
+
+def doubted_host(snap: Snapshot, counter: Counter, count: ByteCount, devstat: ByteCount | None) -> str | None:
+    """Why a host counter whose unit the drive database doubts (Counter.unit_doubted) is not used: it must agree
+    with Device Statistics (exact, by the ATA standard; modulo the wraps of a statistic the family keeps in fewer
+    bits, Family.host_counters_wrap_at) or, where the drive prints none, with the wear indicator (doubted_unit);
+    None when it does."""
+    if devstat is None:
+        return doubted_unit(snap, counter, count)
+    wrap = families.family_of(snap).host_counters_wrap_at
+    apart = count.bytes - devstat.bytes
+    if wrap and apart > 0:
+        apart = min(apart % wrap, wrap - apart % wrap)
+    if abs(apart) <= DOUBTED_SLACK_COUNTS * (counter.unit or _sector_bytes(snap)):
+        return None
+    wraps = f" (or that plus whole wraps of {wrap:,} B)" if wrap else ""
+    return (f"{count.source} is not used: {counter.unit_doubted}, and here it gives {count.bytes:,} B where "
+            f"{devstat.source} gives {devstat.bytes:,} B{wraps}")
+
+
+def _vendor_host(snap: Snapshot, counters: Sequence[Counter], devstat: ByteCount | None,
+                 problems: list[str] | None) -> ByteCount | None:
+    """The family's first host counter that reads, unless its unit is doubted and it disagrees (doubted_host)."""
+    found = _first_of(snap, counters)
+    if found is None:
+        return None
+    counter, count = found
+    reason = doubted_host(snap, counter, count, devstat) if counter.unit_doubted else None
+    if reason is None:
+        return count
+    if problems is not None:
+        problems.append(reason)
+    return None
+
+
 def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
     """Host writes: Device Statistics (exact, by the ATA standard), else the family's attribute, which must
     also be no fewer than the drive's hours and wear allow (too_small)."""
     # A statistic that cannot be true (all ones) is none: the attribute is then held to the floor as without one.
     devstat = sane_bytes(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_WRITTEN, "Logical Sectors Written"),
                          problems)
-    attribute = _first(snap, families.host_written(families.family_of(snap)))
+    attribute = _vendor_host(snap, families.host_written(families.family_of(snap)), devstat, problems)
     if devstat is None and (reason := too_small(snap, sane_bytes(snap, attribute, None))) is not None:
         if problems is not None:
             problems.append(reason)
@@ -189,8 +227,10 @@ def ata_host_written(snap: Snapshot, problems: list[str] | None = None) -> ByteC
 
 
 def ata_host_read(snap: Snapshot, problems: list[str] | None = None) -> ByteCount | None:
-    return _pick(snap, _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read"),
-                 _first(snap, families.host_read(families.family_of(snap))), problems)
+    devstat = _devstat_bytes(snap, DEVSTAT_LOGICAL_SECTORS_READ, "Logical Sectors Read")
+    attribute = _vendor_host(snap, families.host_read(families.family_of(snap)), sane_bytes(snap, devstat, None),
+                             problems)
+    return _pick(snap, devstat, attribute, problems)
 
 
 def doubted_unit(snap: Snapshot, counter: Counter, count: ByteCount) -> str | None:

@@ -8,6 +8,8 @@ the real outputs in fixtures/corpus (values read by hand in its MANIFEST.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ssdwear.model.family import Counter, Family, FineCounter, RawRemaining, TimedWorkload, WearAttribute
 
 from .named import AVERAGE_ERASE_173
@@ -44,6 +46,64 @@ SAMSUNG_TIMED = TimedWorkload(ids=(245, 246, 247), labels=("attribute 245", "att
                               span="attributes 245-247", lifetime_source="samsung_245_since_manufacture")
 
 SANDISK_245 = WearAttribute(245, "sandisk_245_drive_life_remaining", "Drive_Life_Remaining%", floor=0)
+
+# 231 SSD_Life_Left: normalised = life remaining, on SandForce's and Phison's drives alike (drivedb.h's entries name
+# it so); one used_source for both (the A400s read it under this name before they had a row of their own).
+SSD_LIFE_LEFT_231 = WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0)
+
+# Phison's SATA drives (drivedb.h "Phison Driven SSDs", line 1077, and "Phison Driven OEM SSDs", line 1176, the same
+# attributes): 231 SSD_Life_Left the wear indicator, 233 Flash_Writes_GiB the NAND writes, 241/242
+# Lifetime_Writes_GiB/Lifetime_Reads_GiB the host's, in GiB: on the corpus KINGSTON SA400S37240G, 241's 5,152 GiB are
+# Device Statistics' Logical Sectors Written (2,214,655,550) plus two wraps of 2^32 sectors, to 0.001 %, so that
+# statistic wraps there as the MX500's does (host_counters_wrap_at). 244 Average_Erase_Count is read by its name
+# (named.NAMED_FINE); 245 Max_Erase_Count and 173 MaxAvgErase_Ct are not read: without a minimum there is no
+# between-check for an average (the corpus SA400S37240G prints 173 raw 0 beside 245's 172 at 12 % used).
+PHISON_DRIVEDB = f"{DRIVEDB} 'Phison Driven SSDs', line 1077"
+PHISON_OEM_DRIVEDB = f"{DRIVEDB} 'Phison Driven OEM SSDs', line 1176"
+PHISON_MODEL = (
+    r"BP4 mSATA SSD|Corsair Force LE(200)? SSD|CUBEX CS500 (128|256|480|960|1024)GB|DGSR2(128|256|512)GP13T|"
+    r"FOXLINE FLSSD(120|128|240|256|480|512|960|1024)X5SE|GIGABYTE GP-GSTFS31((120|240|256|480)G|100T)NTD|"
+    r"GOODRAM IRIDIUM PRO|Hoodisk SSD|IRP?-SSDPR-S25[AC]-(120|240|256|480|512|960|0[12]T)|"
+    r"KINGSTON O(C|M[48S])P0S3(64|128|256|512)B-[0A]0|KINGSTON RBUSNS(4|8)180S3(32|64|128|256|512)GJ|"
+    r"KINGSTON SEDC400S37(400|480|800|960|1600|1800)G|KINGSTON SEDC(450R|500[MR]|600ME?)(480|960|1920|3840|7680)G|"
+    r"KINGSTON SM2280S3(G2)?(120|240|480)G|KINGSTON SUV300S37A(120|240|480)G|KINGSTON SKC310S3B?7A960G|"
+    r"KINGSTON SKC400S37(128G|256G|512G|1T)|KINGSTON SV310S3(7A|D7|N7A|B7A)960G|"
+    r"KINGSTON SHSS3B?7A(120|240|480|960)G|KINGSTON SS200S330G|KINGSTON  ?SA400(M8|S37)(120|240|480|960)G|"
+    r"KIOXIA-EXCERIA SATA SSD|MSI S270 (120|240|480|960)GB|Patriot (Blast|Blaze|Flare|Ignite)|"
+    r"Patriot Burst( (120|240|480|960)GB)?|PNY CS(900|1311|2211) ((12|2[45]|48|50|96)0G|[12]T)B SSD|PNY ELITE PSSD|"
+    r"S11-(128|256|512)G-PHISON-SSD-B27|SSD Smartbuy (60|64|120|128|240|256|480|512|960|1024|2000)GB|"
+    r"SSD PHISON (128|256)GB PS3110-S10C|SSDPR-CX400-(128|256|512|1024)|TEAM L3 EVO SSD (120|240|480|960)GB|"
+    r"SSM28(128|256|512)GPTCB3B-S11[24]61[123]|SVM2S46(128|256|512)GNPI51UF")
+PHISON_OEM_MODEL = (r"Gigastone SSD|GOODRAM|INTENSO|INTENSO SATA III SSD|Kingmax SATA SSD (120|240|480|960)GB|"
+                    r"SATA SSD|SPCC Solid State Disk|SSDPR-CX400-(128|256|512|1024|2028)-G2")
+PHISON_OEM_FIRMWARE = r"S[89ABH]F[DM][0-9JLTY][0-9A]\.[0-9]"
+
+
+def _phison(name: str, source: str, model: str, family: str, host_written: Counter, firmware: str | None = None,
+            family_alone: str | None = None) -> Family:
+    """A row of Phison's attributes (both entries name them alike)."""
+    return Family(name, source, model=model, firmware=firmware, family=family, family_alone=family_alone,
+                  wear=(SSD_LIFE_LEFT_231,), host_written=(host_written,), host_read=(Counter(242, GiB, "1 GiB"),),
+                  nand_written=(Counter(233, GiB, "1 GiB"),), host_counters_wrap_at=2**32 * 512,
+                  names={173: "MaxAvgErase_Ct", 231: "SSD_Life_Left", 233: "Flash_Writes_GiB",
+                         241: "Lifetime_Writes_GiB", 242: "Lifetime_Reads_GiB", 244: "Average_Erase_Count",
+                         245: "Max_Erase_Count", 246: "Total_Erase_Count"},
+                  names_from="drivedb.h 'Phison Driven SSDs'")
+
+
+PHISON_HOST_241 = Counter(241, GiB, "1 GiB")
+PHISON_ROWS = (
+    # The KIOXIA EXCERIA SATA SSD: the entry doubts 241's unit on it ("KIOXIA-EXCERIA SATA SSD/SBFA18.1: 32MiB ?"),
+    # so its 241 is used only where it agrees with Device Statistics' Logical Sectors Written (modulo that
+    # statistic's wraps) or, without them, with the wear indicator (counters.doubted_host).
+    _phison("Phison (KIOXIA EXCERIA SATA)", PHISON_DRIVEDB, r"KIOXIA-EXCERIA SATA SSD", r"Phison Driven SSDs",
+            replace(PHISON_HOST_241, unit_doubted="drivedb.h doubts 241's unit on the KIOXIA EXCERIA SATA SSD "
+                                                  "('SBFA18.1: 32MiB ?')")),
+    _phison("Phison", f"{PHISON_DRIVEDB}; corpus KINGSTON SA400S37240G, SA400M8120G", PHISON_MODEL,
+            r"Phison Driven SSDs", PHISON_HOST_241, family_alone=r"Phison Driven SSDs"),
+    _phison("Phison OEM", PHISON_OEM_DRIVEDB, PHISON_OEM_MODEL, r"Phison Driven OEM SSDs", PHISON_HOST_241,
+            firmware=PHISON_OEM_FIRMWARE, family_alone=r"Phison Driven OEM SSDs"),
+)
 
 FAMILIES: tuple[Family, ...] = (
     # Lenovo's OEM Intel D3-S4510 (drivedb.h "Lenovo OEM Intel D3-S4510 Series SSDs", line 2045; its model expression,
@@ -88,11 +148,16 @@ FAMILIES: tuple[Family, ...] = (
                          Counter(225, lba_names=("Total_LBAs_Written",)),
                          Counter(246, lba_names=("Total_LBAs_Written",), sectors_as="Micron Total_LBAs_Written")),
            host_counters_wrap_at=2**32 * 512),
+    # Phison's own and OEM entries (drivedb.h "Phison Driven SSDs", line 1077, and "Phison Driven OEM SSDs", line
+    # 1176: their model expressions, the OEM one's firmware expression), before the broad Kingston row below: Kingston's
+    # A400, DC400, DC450R/DC500/DC600M, UV300, KC310/KC400, V310, HyperX Savage are Phison drives there (the SandForce
+    # V300/KC100 and the UV400/500 are other entries).
+    *PHISON_ROWS,
     # SandForce-derived (Kingston, Seagate Nytro) 231 SSD_Life_Left: normalized = remaining.
     Family("SandForce (Kingston, Seagate Nytro)", f"{DRIVEDB} 'SandForce Driven SSDs' (line 937; 884, 910)",
            model=r"(?i).*kingston.*|XA\d{3,4}[A-Z]{2}\d.*",
            family_alone=r"(?is).*(?:sandforce|Seagate Nytro|Kingston).*",
-           wear=(WearAttribute(231, "sandforce_231_ssd_life_left", "SSD_Life_Left", floor=0),), controller="SandForce"),
+           wear=(SSD_LIFE_LEFT_231,), controller="SandForce"),
     # WD Blue / Red / Green SATA SSDs (drivedb.h "WD Blue / Red / Green SSDs"; the 4 TB Red SA500 WDS400T1R0A only
     # since its commit 8fdde1fcb, not in smartctl 7.3's): 241/242 Host_Writes_GiB/Host_Reads_GiB count GiB (the
     # corpus WDS200T1R0A: 121,390 GiB = Device Statistics' Logical Sectors Written x 512 within 0.01 %).

@@ -49,7 +49,8 @@ class Counter:
     # Attributes in the same unit added to it where the drive has them (Silicon Motion's 246 SLC writes to 245's TLC).
     plus: tuple[int, ...] = ()
     # Where the drive database's own comments doubt the unit on some members (what they say): the count is then
-    # used only where it agrees with the drive's wear indicator (drives/counters.py doubted_unit).
+    # used only where it agrees with the drive's wear indicator (drives/counters.py doubted_unit), a host counter with
+    # Device Statistics where the drive prints them (doubted_host).
     unit_doubted: str = ""
 
 

@@ -185,6 +185,49 @@ def test_silicon_motion_245_that_disagrees_with_the_indicator_is_not_used() -> N
 
 
 # ------------------------------------------------------------------------------------------------
+# Phison: 231 SSD_Life_Left; 233/241/242 in GiB; the KIOXIA EXCERIA's 241, whose unit drivedb.h doubts, only where it
+# agrees with Device Statistics
+
+SA400_DEVSTAT = 2_214_655_550 * 512  # the corpus SA400's Logical Sectors Written, wrapped twice
+SA400_WRAPPED = ("attribute 241 Lifetime_Writes_GiB x 1 GiB (Device Statistics say only 1,133,903,641,600 B: a "
+                 "counter that wrapped)")
+
+
+def test_phison_kioxia_241_in_32_mib_that_disagrees_with_device_statistics_is_not_used() -> None:
+    drive = _one(FAMILIES / "phison-kioxia-241-in-32mib.txt")
+    writes = _writes(FAMILIES / "phison-kioxia-241-in-32mib.txt", "host_bytes_written", SA400_DEVSTAT,
+                     "Device Statistics 'Logical Sectors Written' x 512 B")
+    assert writes["host_bytes_written"] == SA400_DEVSTAT and drive["used_percent"] == 14
+    (warning,) = drive["warnings"]
+    assert warning.startswith("attribute 241 Lifetime_Writes_GiB x 1 GiB is not used: drivedb.h doubts 241's unit on "
+                              "the KIOXIA EXCERIA SATA SSD ('SBFA18.1: 32MiB ?')"), warning
+    assert f"gives {5152 * 32 * 2**30:,} B where Device Statistics 'Logical Sectors Written' x 512 B gives " \
+           f"{SA400_DEVSTAT:,} B (or that plus whole wraps of {2**41:,} B)" in warning, warning
+
+
+def test_phison_kioxia_241_in_gib_agrees_with_device_statistics_after_two_wraps() -> None:
+    drive = _one(FAMILIES / "phison-kioxia-241-in-gib.txt")
+    writes = _writes(FAMILIES / "phison-kioxia-241-in-gib.txt", "host_bytes_written", 5152 * 2**30, SA400_WRAPPED)
+    assert writes["write_amplification"] == 1.95 and drive["warnings"] == []
+
+
+@pytest.mark.parametrize("name,host", [("linuxhw-EnterpriseDrive__kingston-sa400s37240g__1.txt", 5152),
+                                       ("smartctl_exporter__kingston-sa400m8120g__1.json", 398)])
+def test_kingston_a400_reads_as_a_phison_drive(name: str, host: int) -> None:
+    drive = _one(CORPUS / name)
+    assert drive["writes"]["host_bytes_written"] == host * 2**30 and drive["warnings"] == []
+    assert drive["writes"]["sources"]["nand_bytes_written"] == "attribute 233 Flash_Writes_GiB x 1 GiB"
+
+
+def test_a_phison_oem_drive_known_by_its_firmware_wears_by_231() -> None:
+    drive = _one(FAMILIES / "phison-oem-spcc-no-device-statistics.txt")
+    assert (drive["used_percent"], drive["used_source"]) == (12, "sandforce_231_ssd_life_left")
+    assert drive["writes"]["sources"] == {"host_bytes_written": "attribute 241 Lifetime_Writes_GiB x 1 GiB",
+                                          "host_bytes_read": "attribute 242 Lifetime_Reads_GiB x 1 GiB",
+                                          "nand_bytes_written": "attribute 233 Flash_Writes_GiB x 1 GiB"}
+
+
+# ------------------------------------------------------------------------------------------------
 # Seagate BarraCuda / IronWolf 125: 173 Max/Avg/Min_Erase_Ct's middle word; 233 Flash_Writes_GiB; 241 in GiB
 
 IRONWOLF = CORPUS / "linuxhw-EnterpriseDrive__seagate-ironwolf-za500nm10002-2zg101__1.txt"

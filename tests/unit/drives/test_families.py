@@ -320,3 +320,49 @@ def test_no_model_regular_expression_outside_the_family_table() -> None:
     holders = {str(p.relative_to(ROOT)) for p in (ROOT / "ssdwear").rglob("*.py")
                if re.search(r"\b(model|firmware|family|family_alone)=r?[\"']", p.read_text(encoding="utf-8"))}
     assert holders <= rows
+
+
+PHISON_ROWS = [  # (model, firmware, family smartctl printed, the row): drivedb.h's Phison entries, issue 27.6
+    ("KINGSTON SA400S37240G", None, "Phison Driven SSDs", "Phison"),
+    ("KINGSTON  SA400S37480G", None, None, "Phison"),  # two spaces, as the entry's comment saw; no family printed
+    ("KINGSTON SA400M8120G", None, None, "Phison"),
+    ("KINGSTON SEDC400S37480G", None, None, "Phison"),  # DC400
+    ("KINGSTON SEDC500M1920G", None, None, "Phison"),  # DC500M
+    ("KINGSTON SEDC600ME960G", None, None, "Phison"),  # DC600ME
+    ("KINGSTON SUV300S37A120G", None, None, "Phison"),  # UV300
+    ("KINGSTON SKC400S37128G", None, None, "Phison"),  # KC400
+    ("Patriot Burst", None, None, "Phison"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", "Phison Driven SSDs", "Phison (KIOXIA EXCERIA SATA)"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", None, "Phison (KIOXIA EXCERIA SATA)"),
+    ("SATA SSD", "S9FM02.1", None, "Phison OEM"),  # the OEM entry knows its drives by firmware
+    ("GOODRAM", "SAFM12.2", "Phison Driven OEM SSDs", "Phison OEM"),
+    ("SSDPR-CX400-128-G2", "SN07373", None, "generic"),  # "differs, see ticket #1689": not that entry's firmware
+    ("SATA SSD", "SN07373", None, "generic"),
+    ("KINGSTON SV300S37A240G", None, "SandForce Driven SSDs", "SandForce (Kingston, Seagate Nytro)"),  # SF-2281
+    ("KINGSTON SUV400S37240G", None, "Kingston SSDNow UV400/500", "SandForce (Kingston, Seagate Nytro)"),
+    ("KIOXIA-EXCERIA SATA SSD", "SBFA18.1", "Silicon Motion based SSDs", "Silicon Motion"),  # a printed family wins
+]
+
+
+@pytest.mark.parametrize("model,firmware,family,row", PHISON_ROWS)
+def test_phison_rows_match_the_entries_models_and_the_oem_entrys_firmware(model: str, firmware: str | None,
+                                                                          family: str | None, row: str) -> None:
+    assert families.lookup(ata(model, [], family=family, firmware=firmware)).name == row
+
+
+def _excerial(raw_241: int) -> Snapshot:
+    """A KIOXIA EXCERIA SATA (480 GB) without Device Statistics: 231 at 90 (10 % used), 241 as given."""
+    return ata("KIOXIA-EXCERIA SATA SSD", [attr(231, 90, value=90, name="SSD_Life_Left"),
+                                           attr(241, raw_241, name="Lifetime_Writes_GiB")],
+               family="Phison Driven SSDs", firmware="SBFA18.1", capacity_bytes=480_103_981_056)
+
+
+def test_a_doubted_host_counter_without_device_statistics_is_held_to_the_wear_indicator() -> None:
+    problems: list[str] = []
+    assert counters.ata_host_written(_excerial(20_000), problems) == counters.ByteCount(
+        20_000 * 2**30, "attribute 241 Lifetime_Writes_GiB x 1 GiB") and problems == []
+    # 50 million GiB: 111,826 full writes of 480 GB at 10 % used, a rated 1.0-1.1 million erase cycles
+    assert counters.ata_host_written(_excerial(50_000_000), problems) is None
+    (problem,) = problems
+    assert problem.startswith("attribute 241 Lifetime_Writes_GiB x 1 GiB is not used: drivedb.h doubts 241's unit on "
+                              "the KIOXIA EXCERIA SATA SSD") and "at 10 % used (sandforce_231_ssd_life_left)" in problem
