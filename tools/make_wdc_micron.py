@@ -138,9 +138,7 @@ def sysfs(d: Drive, n: int) -> None:
 
 def page_call(device: str, log_id: int, size: int, data: bytes, at: str = "") -> None:
     args = ["-l", f"nvmelog,0x{log_id:02x},0x{size:x}", "-d", "nvme", device]
-    stem = HERE / (" ".join(["smartctl", *args]).replace("/", "_") + at)
-    stem.with_name(stem.name + ".out").write_text(BANNER + nvme.dump(SMARTCTL_7_3, data, log_id))
-    stem.with_name(stem.name + ".rc").write_text("0\n")
+    write(HERE, args, BANNER + nvme.dump(SMARTCTL_7_3, data, log_id), at=at)
 
 
 def drive(n: int, d: Drive) -> None:
@@ -165,9 +163,7 @@ def drive(n: int, d: Drive) -> None:
 
 
 def write_doc(read: list[str], doc: dict[str, Any], at: str) -> None:
-    stem = " ".join(["smartctl", *read]).replace("/", "_") + at
-    (HERE / f"{stem}.out").write_text(json.dumps(doc, indent=1) + "\n")
-    (HERE / f"{stem}.rc").write_text("0\n")
+    write(HERE, read, json.dumps(doc, indent=1) + "\n", at=at)
 
 
 def main() -> int:
